@@ -1,0 +1,155 @@
+//! Host facts: the machine a server runs on (or is meant to run on).
+//!
+//! Sizing uses the *effective* memory and CPU figures, which are the lower of
+//! what the machine has and what its cgroup allows; each carries where it came
+//! from so a report can say "2 GiB (cgroup v2 memory.max)".
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Whether host facts were read from this machine or given on the command
+/// line / in `mytune.toml` for a machine elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum HostSource {
+    #[default]
+    Collected,
+    Described,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct HostFacts {
+    pub source: HostSource,
+    pub memory: Memory,
+    pub cpu: Cpu,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap_total_bytes: Option<u64>,
+    /// `uname -r`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub numa_nodes: Option<u32>,
+    /// sysctl values by dotted name (`net.core.somaxconn`), as the kernel
+    /// prints them (tabs in multi-value entries folded to one space). A key
+    /// the kernel does not have is absent.
+    #[serde(default)]
+    pub sysctl: BTreeMap<String, String>,
+    /// Transparent huge pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thp: Option<TransparentHugePages>,
+    /// Limits of the running mysqld/mariadbd, from `/proc/PID/limits`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_process: Option<ProcessLimits>,
+    /// Limits of the process running mytune (what a server started from this
+    /// shell would inherit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_process: Option<ProcessLimits>,
+    /// `LimitNOFILE` of the server's systemd unit, when readable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub systemd_limit_nofile: Option<Limit>,
+    /// The block device holding the datadir.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datadir_disk: Option<Disk>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Memory {
+    /// Physical memory of the machine.
+    pub total_bytes: u64,
+    /// cgroup memory limit, when one is set and lower than "max".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cgroup_limit_bytes: Option<u64>,
+    /// The figure sizing uses: the lower of the two.
+    pub effective_bytes: u64,
+    /// Where `effective_bytes` came from (`/proc/meminfo`, `cgroup v2
+    /// memory.max`, `--memory`).
+    pub effective_source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Cpu {
+    /// Logical CPUs online.
+    pub logical: u32,
+    /// cgroup CPU quota in CPUs (quota / period), when one is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cgroup_quota: Option<f64>,
+    /// The figure sizing uses: logical CPUs, or the quota rounded up when lower.
+    pub effective: u32,
+    pub effective_source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TransparentHugePages {
+    /// The selected mode of `/sys/kernel/mm/transparent_hugepage/enabled`
+    /// (`always`, `madvise`, `never`).
+    pub enabled: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defrag: Option<String>,
+}
+
+/// A resource limit value: a number or `unlimited`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Limit {
+    Value(u64),
+    Unlimited(Unlimited),
+}
+
+/// Serializes as the string `"unlimited"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unlimited {
+    Unlimited,
+}
+
+impl Limit {
+    pub const UNLIMITED: Limit = Limit::Unlimited(Unlimited::Unlimited);
+
+    /// The limit as a number, `u64::MAX` for unlimited.
+    pub fn as_u64(self) -> u64 {
+        match self {
+            Limit::Value(v) => v,
+            Limit::Unlimited(_) => u64::MAX,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ProcessLimits {
+    pub pid: u32,
+    /// Process name (`mariadbd`, `mysqld`, `mytune`).
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nofile_soft: Option<Limit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nofile_hard: Option<Limit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nproc_soft: Option<Limit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nproc_hard: Option<Limit>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiskKind {
+    Ssd,
+    Hdd,
+    #[default]
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Disk {
+    /// Block device name (`vda`, `nvme0n1`), when found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    /// `/sys/block/DEV/queue/rotational`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotational: Option<bool>,
+    /// The selected I/O scheduler (`none`, `mq-deadline`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduler: Option<String>,
+    /// Ssd / hdd as read or as described with `--disk`.
+    pub kind: DiskKind,
+}

@@ -1,0 +1,87 @@
+//! Server facts: what one live server reported about itself.
+//!
+//! Variable and status names are stored lowercase (the server is
+//! case-insensitive about them, and `SHOW GLOBAL STATUS` mixes cases), values
+//! exactly as the server printed them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::target::{Flavor, Target, Version};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerFacts {
+    /// `SELECT VERSION()`, e.g. `10.11.19-MariaDB-0+deb12u1`.
+    pub version_string: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_comment: Option<String>,
+    pub flavor: Flavor,
+    pub version: Version,
+    /// `Uptime` status at the first sample, seconds.
+    pub uptime_secs: u64,
+    /// Connected over a local socket or loopback, so host facts describe the
+    /// server's machine.
+    pub is_local: bool,
+    /// `SHOW GLOBAL VARIABLES`, lowercase names.
+    pub variables: BTreeMap<String, String>,
+    /// `SHOW GLOBAL STATUS` at the start, lowercase names.
+    pub status: BTreeMap<String, String>,
+    /// Second sample after `--interval`, for per-second rates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<StatusSample>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accounts: Option<AccountAudit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_size: Option<DataSize>,
+}
+
+impl ServerFacts {
+    pub fn target(&self) -> Target {
+        Target::new(self.flavor, self.version)
+    }
+}
+
+/// The status counters again, `interval_secs` after the first sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatusSample {
+    pub interval_secs: f64,
+    pub status: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    pub user: String,
+    pub host: String,
+}
+
+/// Account problems found by reading the grant tables (never by logging in).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AccountAudit {
+    /// Accounts with an empty user name.
+    pub anonymous: Vec<Account>,
+    /// Accounts that can log in without a password.
+    pub without_password: Vec<Account>,
+    /// Accounts whose host is `%` (reachable from anywhere).
+    pub any_host: Vec<Account>,
+    /// `root` accounts reachable from beyond loopback.
+    pub remote_root: Vec<Account>,
+    /// The server runs with `--skip-grant-tables`: no authentication at all.
+    pub grant_tables_skipped: bool,
+}
+
+/// Data held per storage engine.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct DataSize {
+    /// Per engine (`InnoDB`, `MyISAM`, …).
+    pub engines: BTreeMap<String, EngineSize>,
+    /// False when the query hit its time box and the figures are partial.
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct EngineSize {
+    pub tables: u64,
+    pub data_bytes: u64,
+    pub index_bytes: u64,
+}

@@ -1,0 +1,10 @@
+//! mytune: a tuning advisor and option-file linter for MySQL, MariaDB and
+//! Percona Server.
+//!
+//! The library holds everything; `main.rs` only parses the command line and
+//! maps errors to exit codes. See `DESIGN.md` in the README for the data flow:
+//! collect facts → evaluate rules → report or generate.
+
+pub mod facts;
+pub mod target;
+pub mod units;

@@ -1,0 +1,33 @@
+//! The `mytune` binary: parse the command line, dispatch, map errors to exit
+//! codes (0 clean, 1 findings at or above `--fail-on`, 2 usage or I/O error).
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("mytune: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {}
+}

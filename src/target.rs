@@ -1,0 +1,256 @@
+//! What server product and version a piece of advice is for.
+//!
+//! MySQL, MariaDB and Percona Server share most variable names but not their
+//! histories: a variable removed in MySQL 8.0 may still exist in MariaDB 11, and
+//! version numbers of the two lines are not comparable. Everything that depends
+//! on "which server" takes a [`Target`] (flavor + version) rather than a bare
+//! version string, so the comparison can never mix the two lines.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The server product line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flavor {
+    Mysql,
+    Mariadb,
+    Percona,
+}
+
+impl Flavor {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Flavor::Mysql => "mysql",
+            Flavor::Mariadb => "mariadb",
+            Flavor::Percona => "percona",
+        }
+    }
+
+    /// Guess the flavor from `SELECT VERSION()` and `@@version_comment`.
+    pub fn detect(version: &str, version_comment: &str) -> Flavor {
+        let v = version.to_ascii_lowercase();
+        let c = version_comment.to_ascii_lowercase();
+        if v.contains("mariadb") || c.contains("mariadb") {
+            Flavor::Mariadb
+        } else if v.contains("percona") || c.contains("percona") {
+            Flavor::Percona
+        } else {
+            Flavor::Mysql
+        }
+    }
+}
+
+impl fmt::Display for Flavor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Flavor {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "mysql" => Ok(Flavor::Mysql),
+            "mariadb" => Ok(Flavor::Mariadb),
+            "percona" | "percona-server" | "ps" => Ok(Flavor::Percona),
+            other => Err(format!(
+                "unknown server flavor '{other}' (expected mysql, mariadb or percona)"
+            )),
+        }
+    }
+}
+
+/// A server version, `major.minor.patch`. A missing patch level is 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+    pub patch: u32,
+}
+
+impl Version {
+    pub const fn new(major: u32, minor: u32, patch: u32) -> Self {
+        Version {
+            major,
+            minor,
+            patch,
+        }
+    }
+
+    /// Parse the leading `X.Y[.Z]` of a version string such as
+    /// `10.11.19-MariaDB-0+deb12u1` or `8.0.32-24`. Returns `None` when the
+    /// string does not start with a number.
+    pub fn parse_prefix(s: &str) -> Option<Version> {
+        let s = s.trim();
+        // MariaDB 10.x replication-compatible prefix: "5.5.5-10.11.19-MariaDB".
+        let s = s.strip_prefix("5.5.5-").unwrap_or(s);
+        let mut parts = [0u32; 3];
+        let mut count = 0;
+        for piece in s.split('.') {
+            if count == 3 {
+                break;
+            }
+            let digits: String = piece.chars().take_while(|c| c.is_ascii_digit()).collect();
+            if digits.is_empty() {
+                break;
+            }
+            parts[count] = digits.parse().ok()?;
+            count += 1;
+            if digits.len() != piece.len() {
+                break;
+            }
+        }
+        if count < 2 {
+            return None;
+        }
+        Some(Version::new(parts[0], parts[1], parts[2]))
+    }
+
+    /// The `major.minor` series this version belongs to.
+    pub fn series(self) -> (u32, u32) {
+        (self.major, self.minor)
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+impl FromStr for Version {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Version::parse_prefix(s).ok_or_else(|| format!("'{s}' is not a version (expected X.Y[.Z])"))
+    }
+}
+
+impl Serialize for Version {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Version {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A server product at a version: what advice and generated files are for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub flavor: Flavor,
+    pub version: Version,
+}
+
+impl Target {
+    pub const fn new(flavor: Flavor, version: Version) -> Self {
+        Target { flavor, version }
+    }
+
+    /// Does this target read MariaDB-only option groups such as `[mariadb]`?
+    pub fn is_mariadb(&self) -> bool {
+        self.flavor == Flavor::Mariadb
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.version.patch == 0 {
+            write!(
+                f,
+                "{}-{}.{}",
+                self.flavor, self.version.major, self.version.minor
+            )
+        } else {
+            write!(f, "{}-{}", self.flavor, self.version)
+        }
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    /// Parse `mysql-8.0`, `mariadb-10.11.19`, `percona-8.0`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (flavor, version) = s.split_once('-').ok_or_else(|| {
+            format!(
+                "'{s}' is not a target (expected FLAVOR-VERSION, e.g. mysql-8.0 or mariadb-10.11)"
+            )
+        })?;
+        Ok(Target::new(flavor.parse()?, version.parse()?))
+    }
+}
+
+impl Serialize for Target {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Target {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_real_version_strings() {
+        assert_eq!(
+            Version::parse_prefix("10.11.19-MariaDB-0+deb12u1"),
+            Some(Version::new(10, 11, 19))
+        );
+        assert_eq!(
+            Version::parse_prefix("5.5.5-10.6.12-MariaDB"),
+            Some(Version::new(10, 6, 12))
+        );
+        assert_eq!(
+            Version::parse_prefix("8.0.32-24"),
+            Some(Version::new(8, 0, 32))
+        );
+        assert_eq!(Version::parse_prefix("8.4"), Some(Version::new(8, 4, 0)));
+        assert_eq!(Version::parse_prefix("abc"), None);
+        assert_eq!(Version::parse_prefix("8"), None);
+    }
+
+    #[test]
+    fn versions_order_numerically() {
+        assert!(Version::new(8, 0, 30) > Version::new(8, 0, 4));
+        assert!(Version::new(10, 11, 0) > Version::new(10, 6, 99));
+    }
+
+    #[test]
+    fn targets_parse_and_print() {
+        let t: Target = "mariadb-10.11".parse().unwrap();
+        assert_eq!(t.flavor, Flavor::Mariadb);
+        assert_eq!(t.version, Version::new(10, 11, 0));
+        assert_eq!(t.to_string(), "mariadb-10.11");
+        assert!("mysql".parse::<Target>().is_err());
+        assert!("oracle-8.0".parse::<Target>().is_err());
+    }
+
+    #[test]
+    fn detects_flavor() {
+        assert_eq!(
+            Flavor::detect("10.11.19-MariaDB-0+deb12u1", ""),
+            Flavor::Mariadb
+        );
+        assert_eq!(
+            Flavor::detect("8.0.32-24", "Percona Server (GPL), Release 24"),
+            Flavor::Percona
+        );
+        assert_eq!(
+            Flavor::detect("8.0.36", "MySQL Community Server - GPL"),
+            Flavor::Mysql
+        );
+    }
+}

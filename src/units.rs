@@ -1,0 +1,118 @@
+//! Sizes the way MySQL reads them.
+//!
+//! The server accepts `128M`, `1g`, `4K` for numeric options: a whole number
+//! with an optional one-letter suffix, 1024-based, in any case. Option files,
+//! rule expressions and generated files all go through these two functions so a
+//! size means the same thing everywhere in mytune.
+
+/// The suffixes MySQL accepts, in increasing order, with their multipliers.
+const SUFFIXES: [(char, u64); 6] = [
+    ('K', 1 << 10),
+    ('M', 1 << 20),
+    ('G', 1 << 30),
+    ('T', 1 << 40),
+    ('P', 1 << 50),
+    ('E', 1 << 60),
+];
+
+/// Multiplier for a size suffix letter (any case), or `None`.
+pub fn suffix_multiplier(c: char) -> Option<u64> {
+    let up = c.to_ascii_uppercase();
+    SUFFIXES.iter().find(|(s, _)| *s == up).map(|(_, m)| *m)
+}
+
+/// Parse an unsigned integer with an optional size suffix, as the server does
+/// for numeric options (`64M`, `1G`, `4096`). Leading `+` and surrounding
+/// whitespace are accepted; fractions, negative numbers and trailing garbage
+/// are not. Overflow is an error.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.is_empty() {
+        return Err("empty value where a number was expected".into());
+    }
+    let (digits, mult) = match t.chars().last() {
+        Some(c) if c.is_ascii_alphabetic() => match suffix_multiplier(c) {
+            Some(m) => (&t[..t.len() - 1], m),
+            None => {
+                return Err(format!(
+                    "'{s}' has an unknown size suffix '{c}' (use K, M, G, T, P or E)"
+                ));
+            }
+        },
+        _ => (t, 1),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!(
+            "'{s}' is not a whole number with an optional K/M/G/T/P/E suffix"
+        ));
+    }
+    let n: u64 = digits.parse().map_err(|_| format!("'{s}' is too large"))?;
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("'{s}' is too large"))
+}
+
+/// Print a byte count with the largest suffix that divides it exactly
+/// (`134217728` → `128M`), so the value can be pasted into an option file.
+pub fn format_size(bytes: u64) -> String {
+    if bytes == 0 {
+        return "0".into();
+    }
+    for (suffix, mult) in SUFFIXES.iter().rev() {
+        if bytes.is_multiple_of(*mult) {
+            return format!("{}{}", bytes / mult, suffix);
+        }
+    }
+    bytes.to_string()
+}
+
+/// Print a byte count for people: `1.5G`, `768M`, `12K`, rounded to one
+/// decimal. Not for option files (the server rejects fractions).
+pub fn human_size(bytes: u64) -> String {
+    for (suffix, mult) in SUFFIXES.iter().rev() {
+        if bytes >= *mult {
+            let v = bytes as f64 / *mult as f64;
+            return if (v - v.round()).abs() < 0.05 {
+                format!("{:.0}{}", v.round(), suffix)
+            } else {
+                format!("{v:.1}{suffix}")
+            };
+        }
+    }
+    bytes.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_suffixes_in_any_case() {
+        assert_eq!(parse_size("128M"), Ok(128 << 20));
+        assert_eq!(parse_size("128m"), Ok(128 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size(" 4k "), Ok(4096));
+        assert_eq!(parse_size("2E"), Ok(2 << 60));
+        assert_eq!(parse_size("42"), Ok(42));
+    }
+
+    #[test]
+    fn rejects_what_the_server_rejects() {
+        assert!(parse_size("1.5G").is_err());
+        assert!(parse_size("-1").is_err());
+        assert!(parse_size("12X").is_err());
+        assert!(parse_size("").is_err());
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("16E").is_err(), "overflow must be an error");
+    }
+
+    #[test]
+    fn formats_exact_sizes() {
+        assert_eq!(format_size(134217728), "128M");
+        assert_eq!(format_size(1 << 30), "1G");
+        assert_eq!(format_size(1536 << 20), "1536M");
+        assert_eq!(format_size(1000), "1000");
+        assert_eq!(human_size(1536 << 20), "1.5G");
+        assert_eq!(human_size(512), "512");
+    }
+}
