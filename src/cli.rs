@@ -15,4 +15,8 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Collect host and server facts into a JSON snapshot.
+    #[command(disable_help_flag = true)]
+    Collect(crate::commands::collect::CollectArgs),
+}

@@ -94,7 +94,9 @@ pub struct ConnectArgs {
     /// Password; `-p` or `--password` without a value prompts on the terminal.
     /// Give the value attached (`-pSECRET`, `--password=SECRET`). Prefer an
     /// option file: a password on the command line is visible to other users.
-    #[arg(short = 'p', long, value_name = "PASSWORD", num_args = 0..=1, require_equals = true)]
+    /// MYSQL_PWD is read when no password flag is given (deprecated and
+    /// insecure: other users may read a process's environment).
+    #[arg(short = 'p', long, value_name = "PASSWORD", num_args = 0..=1)]
     pub password: Option<Option<Secret>>,
     /// Unix socket file.
     #[arg(short = 'S', long, value_name = "PATH")]
@@ -500,14 +502,27 @@ pub fn classify(cfg: &ConnectionConfig, e: mysql::Error) -> ConnectError {
             endpoint,
             detail: text,
         },
-        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, _, kind))))
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, desc, kind))))
             if not_listening(*kind) =>
         {
             ConnectError::NotListening {
                 endpoint,
-                detail: text,
+                detail: scrub(desc, cfg.password.as_ref()),
             }
         }
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, desc, _)))) => {
+            ConnectError::Failed {
+                endpoint,
+                message: scrub(desc, cfg.password.as_ref()),
+            }
+        }
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => ConnectError::Failed {
+            endpoint,
+            message: format!(
+                "no answer within {:?} (--connect-timeout)",
+                cfg.connect_timeout
+            ),
+        },
         mysql::Error::DriverError(mysql::DriverError::TlsNotSupported) => ConnectError::Failed {
             endpoint,
             message: "the server does not offer TLS, but --ssl-mode requires it".into(),

@@ -250,11 +250,14 @@ mod tests {
 
     #[test]
     fn splits_device_numbers() {
-        // 8:1 (sda1) and 259:0 (nvme0n1) as the kernel encodes them.
+        // 8:1 (sda1) in the classic encoding.
         assert_eq!(split_dev((8 << 8) | 1), (8, 1));
-        assert_eq!(
-            split_dev((259 << 8) & 0xfff00 | ((259u64 & !0xfff) << 32)),
-            (259, 0)
-        );
+        // Large numbers use the high bits: glibc's makedev layout.
+        let (major, minor) = (0x1234u64, 0x56789u64);
+        let dev = ((major & 0xfff) << 8)
+            | ((major & !0xfff) << 32)
+            | (minor & 0xff)
+            | ((minor & !0xff) << 12);
+        assert_eq!(split_dev(dev), (major, minor));
     }
 }

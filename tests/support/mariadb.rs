@@ -272,7 +272,13 @@ fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
         .nth(2)
         .unwrap_or("unknown")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let template = base.join(format!("mariadb-template-{key}"));
