@@ -7,7 +7,7 @@
 //! need it become not applicable.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::collect::{cgroup, proc, sysctl};
 use crate::facts::host::{Cpu, Disk, DiskKind, HostFacts, HostSource, Limit, Memory};
@@ -246,12 +246,6 @@ pub fn is_loopback_host(host: &str) -> bool {
         || h == "::1"
         || h.parse::<std::net::Ipv4Addr>()
             .is_ok_and(|ip| ip.is_loopback())
-}
-
-/// For `Path`-taking callers that hold a `String`.
-pub fn path_hint(s: Option<&String>) -> Option<PathBuf> {
-    s.filter(|v| !v.is_empty())
-        .map(|v| Path::new(v).to_path_buf())
 }
 
 #[cfg(test)]

@@ -202,8 +202,8 @@ pub fn block_device_of(path: &Path, sys: &Path) -> Option<(String, Option<bool>,
 
 /// Linux `dev_t` → (major, minor), as glibc's `gnu_dev_major/minor`.
 fn split_dev(dev: u64) -> (u64, u64) {
-    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
-    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & 0xffff_f000);
+    let minor = (dev & 0xff) | ((dev >> 12) & 0xffff_ff00);
     (major, minor)
 }
 
@@ -255,9 +255,9 @@ mod tests {
         // Large numbers use the high bits: glibc's makedev layout.
         let (major, minor) = (0x1234u64, 0x56789u64);
         let dev = ((major & 0xfff) << 8)
-            | ((major & !0xfff) << 32)
+            | ((major & 0xffff_f000) << 32)
             | (minor & 0xff)
-            | ((minor & !0xff) << 12);
+            | ((minor & 0xffff_ff00) << 12);
         assert_eq!(split_dev(dev), (major, minor));
     }
 }
