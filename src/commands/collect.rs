@@ -43,8 +43,9 @@ pub struct CollectArgs {
     /// Describe the server's host: its data disk.
     #[arg(long, value_enum, value_name = "KIND")]
     pub disk: Option<DiskArg>,
-    /// Time box of the data-size summary (information_schema.TABLES).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5s")]
+    /// Time box of the data-size query on information_schema.TABLES (InnoDB
+    /// sizes come from persistent statistics and need none).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "500ms")]
     pub data_size_timeout: Duration,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
