@@ -202,6 +202,24 @@ fn wrong_password_is_a_clear_error_with_exit_2() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("right-pass-123"));
+    let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+    assert!(facts.host.is_none(), "--no-host");
+
+    // A described host replaces the collected figures.
+    let o = mytune(&[
+        "-h", "127.0.0.1", "-P", &port, "-u", "app", "--password=right-pass-123",
+        "--memory", "64G", "--cpus", "16", "--disk", "ssd",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+    let host = facts.host.unwrap();
+    assert_eq!(host.source, mytune::facts::host::HostSource::Described);
+    assert_eq!(host.memory.effective_bytes, 64 << 30);
+    assert_eq!(host.cpu.effective, 16);
+    assert_eq!(
+        host.datadir_disk.unwrap().kind,
+        mytune::facts::host::DiskKind::Ssd
+    );
 }
 
 #[test]
@@ -288,4 +306,20 @@ fn usage_only_account_gives_a_degraded_snapshot() {
         err.contains("skipped accounts: needs SELECT on mysql.global_priv"),
         "{err}"
     );
+}
+
+#[test]
+fn data_size_without_persistent_statistics_uses_information_schema() {
+    let Some(server) = TestServer::start("innodb_stats_persistent = OFF") else {
+        return;
+    };
+    server
+        .sql("CREATE DATABASE app; CREATE TABLE app.a (id INT) ENGINE=InnoDB; CREATE TABLE app.b (id INT) ENGINE=InnoDB; CREATE TABLE app.c (id INT) ENGINE=Aria")
+        .unwrap();
+    let facts = collect_with(&socket_config(&server, "root", None), None);
+    let ds = facts.server.unwrap().data_size.unwrap();
+    assert!(ds.complete);
+    assert_eq!(ds.engines["InnoDB"].tables, 2);
+    assert!(ds.engines["InnoDB"].data_bytes > 0);
+    assert_eq!(ds.engines["Aria"].tables, 1);
 }
