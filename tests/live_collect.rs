@@ -323,3 +323,14 @@ fn data_size_without_persistent_statistics_uses_information_schema() {
     assert!(ds.engines["InnoDB"].data_bytes > 0);
     assert_eq!(ds.engines["Aria"].tables, 1);
 }
+
+#[test]
+fn skip_grant_tables_is_reported() {
+    let Some(server) = TestServer::start("skip_grant_tables = ON") else {
+        return;
+    };
+    let facts = collect_with(&socket_config(&server, "anyone", None), None);
+    let s = facts.server.unwrap();
+    let accounts = s.accounts.expect("grant tables are readable by anyone now");
+    assert!(accounts.grant_tables_skipped);
+}

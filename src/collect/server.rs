@@ -125,6 +125,9 @@ pub fn collect(
     progress: &mut dyn FnMut(Duration, Duration),
 ) -> Result<(ServerFacts, Vec<Skipped>), ServerError> {
     let mut skipped = Vec::new();
+    // Error 1290 ("running with the --skip-grant-tables option") is how
+    // servers without a skip_grant_tables variable (MySQL) reveal it.
+    let mut grants_refused_1290 = false;
     let grants = match s.rows("SHOW GRANTS") {
         Ok(rows) => rows
             .iter()
@@ -132,6 +135,7 @@ pub fn collect(
             .map(|g| redact_grant(&g))
             .collect(),
         Err(e) => {
+            grants_refused_1290 = matches!(&e, mysql::Error::MySqlError(me) if me.code == 1290);
             skipped.push(skip_reason("grants", &e, "SHOW GRANTS"));
             Vec::new()
         }
@@ -150,9 +154,10 @@ pub fn collect(
         .and_then(|u| u.parse().ok())
         .unwrap_or(0);
 
-    let grant_tables_skipped = variables
-        .get("skip_grant_tables")
-        .is_some_and(|v| v.eq_ignore_ascii_case("ON"));
+    let grant_tables_skipped = grants_refused_1290
+        || variables
+            .get("skip_grant_tables")
+            .is_some_and(|v| v.eq_ignore_ascii_case("ON"));
     let accounts = match read_accounts(s, flavor, version) {
         Ok(rows) => Some(audit::audit(&rows, grant_tables_skipped)),
         Err(e) => {
