@@ -207,8 +207,19 @@ fn wrong_password_is_a_clear_error_with_exit_2() {
 
     // A described host replaces the collected figures.
     let o = mytune(&[
-        "-h", "127.0.0.1", "-P", &port, "-u", "app", "--password=right-pass-123",
-        "--memory", "64G", "--cpus", "16", "--disk", "ssd",
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "app",
+        "--password=right-pass-123",
+        "--memory",
+        "64G",
+        "--cpus",
+        "16",
+        "--disk",
+        "ssd",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();

@@ -269,14 +269,23 @@ pub const INNODB_STATS_SQL: &str = "SELECT COUNT(*), COALESCE(SUM(clustered_inde
 
 /// The information_schema summary statement for a server, with its time
 /// box; without InnoDB when its sizes came from persistent statistics.
-pub fn data_size_sql(flavor: Flavor, version: Version, timeout: Duration, skip_innodb: bool) -> String {
+pub fn data_size_sql(
+    flavor: Flavor,
+    version: Version,
+    timeout: Duration,
+    skip_innodb: bool,
+) -> String {
     let body = format!(
         "ENGINE, COUNT(*), COALESCE(SUM(DATA_LENGTH), 0), COALESCE(SUM(INDEX_LENGTH), 0) \
         FROM information_schema.TABLES \
         WHERE TABLE_TYPE = 'BASE TABLE' \
         AND TABLE_SCHEMA NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys'){} \
         GROUP BY ENGINE",
-        if skip_innodb { " AND ENGINE <> 'InnoDB'" } else { "" }
+        if skip_innodb {
+            " AND ENGINE <> 'InnoDB'"
+        } else {
+            ""
+        }
     );
     match flavor {
         Flavor::Mariadb if version >= Version::new(10, 1, 1) => format!(
@@ -463,7 +472,8 @@ mod tests {
                 .starts_with("SELECT /*+ MAX_EXECUTION_TIME(1500) */")
         );
         assert!(
-            data_size_sql(Flavor::Mysql, Version::new(5, 6, 51), t, false).starts_with("SELECT ENGINE")
+            data_size_sql(Flavor::Mysql, Version::new(5, 6, 51), t, false)
+                .starts_with("SELECT ENGINE")
         );
     }
 

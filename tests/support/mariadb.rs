@@ -260,8 +260,13 @@ fn log_tail(log: &Path) -> String {
     }
 }
 
+/// Serializes template creation among the tests of one binary (other test
+/// binaries are covered by the atomic rename).
+static TEMPLATE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The template datadir for this mariadbd version, created on first use.
 fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
+    let _guard = TEMPLATE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let version = Command::new(mariadbd)
         .arg("--version")
         .output()
