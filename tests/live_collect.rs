@@ -345,3 +345,156 @@ fn skip_grant_tables_is_reported() {
     let accounts = s.accounts.expect("grant tables are readable by anyone now");
     assert!(accounts.grant_tables_skipped);
 }
+
+/// Make a CA and a server certificate for 127.0.0.1 with the openssl CLI.
+fn make_certs(dir: &std::path::Path) -> Result<(), String> {
+    let run = |args: &[&str]| -> Result<(), String> {
+        let o = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .map_err(|e| format!("openssl: {e}"))?;
+        if o.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&o.stderr).into_owned())
+        }
+    };
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=mytune test CA",
+        "-keyout",
+        "ca-key.pem",
+        "-out",
+        "ca.pem",
+    ])?;
+    run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "server-key.pem",
+        "-out",
+        "server.csr",
+    ])?;
+    std::fs::write(dir.join("ext.cnf"), "subjectAltName = IP:127.0.0.1\n")
+        .map_err(|e| e.to_string())?;
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca-key.pem",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "ext.cnf",
+        "-out",
+        "server.pem",
+    ])?;
+    // A second, unrelated CA for the negative case.
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=other CA",
+        "-keyout",
+        "other-key.pem",
+        "-out",
+        "other.pem",
+    ])
+}
+
+#[test]
+fn tls_modes() {
+    let certs = tempfile::tempdir().unwrap();
+    if let Err(e) = make_certs(certs.path()) {
+        eprintln!("skipping TLS test: cannot make certificates: {e}");
+        return;
+    }
+    let p = |f: &str| certs.path().join(f).display().to_string();
+    let cnf = format!(
+        "ssl_ca = {}\nssl_cert = {}\nssl_key = {}\n",
+        p("ca.pem"),
+        p("server.pem"),
+        p("server-key.pem")
+    );
+    let Some(server) = TestServer::start(&cnf) else {
+        return;
+    };
+    let port = server.port.to_string();
+    let tcp = [
+        "-h",
+        "127.0.0.1",
+        "-P",
+        port.as_str(),
+        "-u",
+        "root",
+        "--no-host",
+    ];
+    for mode in [
+        vec!["--ssl-mode=REQUIRED"],
+        vec!["--ssl-mode=VERIFY_CA", "--ssl-ca", &p("ca.pem")],
+        vec!["--ssl-mode=VERIFY_IDENTITY", "--ssl-ca", &p("ca.pem")],
+    ] {
+        let o = mytune(&[&tcp[..], &mode[..]].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{mode:?}: {err}");
+        let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+        let accepts: u64 = facts.server.unwrap().status["ssl_finished_accepts"]
+            .parse()
+            .unwrap();
+        assert!(accepts >= 1, "{mode:?}: the session used TLS");
+    }
+    // A certificate from another CA is refused.
+    let o = mytune(
+        &[
+            &tcp[..],
+            &["--ssl-mode=VERIFY_CA", "--ssl-ca", &p("other.pem")][..],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    // A server without TLS and --ssl-mode=REQUIRED: a clear error, exit 2.
+    let Some(plain) = TestServer::start("") else {
+        return;
+    };
+    let port = plain.port.to_string();
+    let o = mytune(&[
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "root",
+        "--ssl-mode=REQUIRED",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not offer TLS"), "{err}");
+}
