@@ -111,6 +111,17 @@ fn normal_collection_over_socket() {
         "1"
     );
 
+    // The binary reaches the same server with the harness's flags.
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("collect")
+        .args(server.mytune_args())
+        .env_remove("MYSQL_PWD")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cli = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+    assert_eq!(cli.server.unwrap().variables["max_connections"], "77");
+
     // Snapshot round trip: collect → JSON → load → equal.
     let json = facts.to_json();
     let back = Facts::from_json(&json).unwrap();

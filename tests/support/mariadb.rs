@@ -180,6 +180,16 @@ impl TestServer {
         cmd
     }
 
+    /// Connection flags for `mytune` as root over the socket, reading no
+    /// option file: `mytune collect` + these reach this server.
+    pub fn mytune_args(&self) -> Vec<String> {
+        vec![
+            "--no-defaults".into(),
+            format!("--socket={}", self.socket.display()),
+            "--user=root".into(),
+        ]
+    }
+
     /// Run SQL as root; returns the client's stdout (tab-separated rows).
     pub fn sql(&self, sql: &str) -> Result<String, String> {
         let out = self
