@@ -478,6 +478,26 @@ MYSQL_DYNAMIC = {
     "innodb_log_buffer_size", "innodb_online_alter_log_max_size", "innodb_tmpdir", "innodb_undo_tablespaces_unused",
     "innodb_use_native_aio_unused", "innodb_background_drop_list_empty", "innodb_idle_flush_pct",
 }
+MYSQL_DYNAMIC |= {
+    "admin_ssl_ca", "admin_ssl_capath", "admin_ssl_cert", "admin_ssl_crl", "admin_ssl_crlpath", "admin_ssl_key",
+    "admin_tls_ciphersuites", "avoid_temporal_upgrade", "binlog_expire_logs_auto_purge",
+    "binlog_rows_query_log_events", "binlog_transaction_dependency_history_size", "connection_memory_chunk_size",
+    "connection_memory_limit", "global_connection_memory_limit", "global_connection_memory_tracking", "gtid_purged",
+    "init_replica", "innodb_use_fdatasync", "log_raw", "master_info_repository", "max_execution_time",
+    "max_points_in_geometry", "mysqlx_compression_algorithms", "mysqlx_connect_timeout",
+    "mysqlx_deflate_default_compression_level", "mysqlx_deflate_max_client_compression_level",
+    "mysqlx_document_id_unique_prefix", "mysqlx_enable_hello_notice", "mysqlx_idle_worker_thread_timeout",
+    "mysqlx_interactive_timeout", "mysqlx_max_allowed_packet", "mysqlx_max_connections", "mysqlx_min_worker_threads",
+    "mysqlx_read_timeout", "mysqlx_wait_timeout", "mysqlx_write_timeout", "mysqlx_zstd_default_compression_level",
+    "mysqlx_zstd_max_client_compression_level", "new", "optimizer_max_subgraph_pairs", "parser_max_mem_size",
+    "performance_schema_max_digest_sample_age", "performance_schema_show_processlist",
+    "protocol_compression_algorithms", "relay_log_info_repository", "replica_allow_batching",
+    "replica_compressed_protocol", "replica_exec_mode", "replica_max_allowed_packet", "replica_net_timeout",
+    "replica_transaction_retries", "replica_type_conversions", "rpl_read_size", "secondary_engine_cost_threshold",
+    "show_old_temporals", "slave_allow_batching", "slave_parallel_type", "slave_preserve_commit_order",
+    "sql_replica_skip_counter", "ssl_session_cache_mode", "ssl_session_cache_timeout", "sync_source_info",
+    "tls_ciphersuites", "transaction_write_set_extraction", "use_secondary_engine",
+}
 MYSQL_READ_ONLY = {
     "innodb_log_file_size", "innodb_log_files_in_group", "innodb_page_cleaners", "innodb_buffer_pool_instances",
     "innodb_read_io_threads", "innodb_write_io_threads", "innodb_purge_threads", "innodb_use_native_aio",
@@ -898,6 +918,9 @@ def build_mysql(series: str, help_path: Path, dump: dict[str, str] | None, innod
         recs["log_bin"].kind = "path"
         recs["log_bin"].sysvar = True
         recs["log_bin"].note = "option takes an optional base name; the log_bin system variable is read-only ON/OFF"
+    if "version" in recs:  # the --version option prints and exits; the variable is the version string
+        recs["version"] = replace(recs["version"], kind="string", sysvar=True, dynamic=False, default=None,
+                                  note="as an option (--version) it prints the version and exits")
     return recs
 
 
@@ -933,6 +956,9 @@ def build_mariadb_from_sysvars(sv: dict[str, dict[str, str]], help_opts: dict[st
         recs["log_bin"].kind = "path"
         recs["log_bin"].sysvar = True
         recs["log_bin"].note = "option takes an optional base name; the log_bin system variable is read-only ON/OFF"
+    if "version" in recs:  # the --version option prints and exits; the variable is the version string
+        recs["version"] = replace(recs["version"], kind="string", sysvar=True, dynamic=False, default=None,
+                                  note="as an option (--version) it prints the version and exits")
     return recs
 
 
