@@ -6,6 +6,7 @@
 //! collect facts → evaluate rules → report or generate.
 
 pub mod cnf;
+pub mod catalog;
 pub mod facts;
 pub mod target;
 pub mod units;
