@@ -6,5 +6,6 @@
 //! collect facts → evaluate rules → report or generate.
 
 pub mod facts;
+pub mod rules;
 pub mod target;
 pub mod units;
