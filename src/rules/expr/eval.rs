@@ -130,6 +130,23 @@ fn compare(a: &Expr, va: &Value, b: &Expr, vb: &Value) -> Result<Ordering, EvalE
         },
         (V::Version(x), other) => x.cmp(&other.as_version()?),
         (other, V::Version(y)) => other.as_version()?.cmp(y),
+        // A version string against an `X.Y` literal: a version comparison.
+        (V::Text { text, .. }, V::Num(_))
+            if super::value::text_to_num(text).is_none() && version_literal(b).is_some() =>
+        {
+            match version_literal(b) {
+                Some(V::Version(y)) => va.as_version()?.cmp(&y),
+                _ => unreachable!("checked by the guard"),
+            }
+        }
+        (V::Num(_), V::Text { text, .. })
+            if super::value::text_to_num(text).is_none() && version_literal(a).is_some() =>
+        {
+            match version_literal(a) {
+                Some(V::Version(x)) => x.cmp(&vb.as_version()?),
+                _ => unreachable!("checked by the guard"),
+            }
+        }
         (V::Num(x), other) => num(*x, other.as_num()?),
         (other, V::Num(y)) => num(other.as_num()?, *y),
         (V::Bool(x), other) => x.cmp(&other.as_bool()?),

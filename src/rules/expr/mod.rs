@@ -13,6 +13,9 @@ pub mod lexer;
 pub mod parser;
 pub mod value;
 
+#[cfg(test)]
+mod tests;
+
 pub use ast::{Expr, FactRef, Namespace, Span};
 pub use check::{CheckEnv, check};
 pub use eval::{Scope, eval};
