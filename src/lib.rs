@@ -8,5 +8,6 @@
 pub mod cnf;
 pub mod catalog;
 pub mod facts;
+pub mod rules;
 pub mod target;
 pub mod units;

@@ -2,6 +2,7 @@
 //! codes (0 clean, 1 findings at or above `--fail-on`, 2 usage or I/O error).
 
 mod cli;
+mod commands;
 
 use std::process::ExitCode;
 
@@ -29,5 +30,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {}
+    match cli.command {
+        cli::Command::Rules(args) => commands::rules::run(&args),
+        cli::Command::Explain(args) => commands::explain::run(&args),
+    }
 }
