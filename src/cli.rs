@@ -22,6 +22,9 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print one rule in full: condition, recommendations, rationale, sources.
     Explain(ExplainArgs),
+    /// Collect host and server facts into a JSON snapshot.
+    #[command(disable_help_flag = true)]
+    Collect(crate::commands::collect::CollectArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

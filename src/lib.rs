@@ -7,6 +7,7 @@
 
 pub mod cnf;
 pub mod catalog;
+pub mod collect;
 pub mod facts;
 pub mod rules;
 pub mod target;

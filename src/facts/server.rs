@@ -34,6 +34,12 @@ pub struct ServerFacts {
     pub accounts: Option<AccountAudit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_size: Option<DataSize>,
+    /// `SHOW GRANTS` of the collecting account: tells what it could see.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<String>,
+    /// Statements the collection sent (the budget is 20 without an interval).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queries: Option<u32>,
 }
 
 impl ServerFacts {

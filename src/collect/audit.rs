@@ -1,0 +1,232 @@
+//! Account audit from the grant tables: anonymous accounts, accounts without
+//! a password, accounts reachable from any host, remote root.
+//!
+//! It reads `mysql.global_priv` (MariaDB ≥ 10.4, one JSON column per
+//! account) or `mysql.user` (MySQL, Percona, older MariaDB; columns differ by
+//! version, so rows are read by column name). It never tries to log in. The
+//! classification here is pure so it is tested without a server.
+
+use crate::facts::server::{Account, AccountAudit};
+
+/// One account as read from the grant tables.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AccountRow {
+    pub user: String,
+    pub host: String,
+    /// Authentication plugin; empty for the old default.
+    pub plugin: String,
+    /// Password hash or other authentication string; empty when none.
+    pub auth_string: String,
+    /// Alternative authentication methods (MariaDB `auth_or`): plugin names.
+    pub alternatives: Vec<(String, String)>,
+    pub locked: bool,
+    pub is_role: bool,
+}
+
+/// Plugins that check a password; an empty authentication string with one
+/// of these lets anyone log in with an empty password.
+const PASSWORD_PLUGINS: [&str; 8] = [
+    "",
+    "mysql_native_password",
+    "mysql_old_password",
+    "caching_sha2_password",
+    "sha256_password",
+    "ed25519",
+    "client_ed25519",
+    "parsec",
+];
+
+/// Hosts that only reach the server from its own machine.
+const LOCAL_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// Classify accounts. Roles and locked accounts cannot log in and are left
+/// out.
+pub fn audit(rows: &[AccountRow], grant_tables_skipped: bool) -> AccountAudit {
+    let mut out = AccountAudit {
+        grant_tables_skipped,
+        ..Default::default()
+    };
+    for r in rows.iter().filter(|r| !r.is_role && !r.locked) {
+        let acct = Account {
+            user: r.user.clone(),
+            host: r.host.clone(),
+        };
+        if r.user.is_empty() {
+            out.anonymous.push(acct.clone());
+        }
+        let empty_password = |plugin: &str, auth: &str| {
+            PASSWORD_PLUGINS.contains(&plugin.to_ascii_lowercase().as_str()) && auth.is_empty()
+        };
+        if empty_password(&r.plugin, &r.auth_string)
+            || r.alternatives.iter().any(|(p, a)| empty_password(p, a))
+        {
+            out.without_password.push(acct.clone());
+        }
+        if r.host == "%" {
+            out.any_host.push(acct.clone());
+        }
+        if r.user == "root" && !LOCAL_HOSTS.contains(&r.host.to_ascii_lowercase().as_str()) {
+            out.remote_root.push(acct);
+        }
+    }
+    out
+}
+
+/// Read an account from a `mysql.global_priv` row (`User`, `Host`, `Priv`
+/// JSON). A `Priv` that is not JSON yields an account with unknown
+/// authentication (treated as having one).
+pub fn from_global_priv(user: String, host: String, priv_json: &str) -> AccountRow {
+    let v: serde_json::Value = serde_json::from_str(priv_json).unwrap_or_default();
+    let s = |v: &serde_json::Value, k: &str| {
+        v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string()
+    };
+    let has_plugin = v.get("plugin").is_some();
+    let alternatives = v
+        .get("auth_or")
+        .and_then(|a| a.as_array())
+        .map(|alts| {
+            alts.iter()
+                // `{}` in auth_or means "the default": native password with
+                // the account's main authentication string.
+                .filter(|a| a.get("plugin").is_some())
+                .map(|a| (s(a, "plugin"), s(a, "authentication_string")))
+                .collect()
+        })
+        .unwrap_or_default();
+    AccountRow {
+        user,
+        host,
+        plugin: if has_plugin || !v.is_object() {
+            s(&v, "plugin")
+        } else {
+            String::new()
+        },
+        auth_string: if v.is_object() {
+            s(&v, "authentication_string")
+        } else {
+            // Unparseable: do not claim "no password".
+            "?".into()
+        },
+        alternatives,
+        locked: v
+            .get("account_locked")
+            .and_then(|x| x.as_bool())
+            .unwrap_or(false),
+        is_role: v.get("is_role").and_then(|x| x.as_bool()).unwrap_or(false),
+    }
+}
+
+/// Read an account from a `mysql.user` row given as (column, value) pairs;
+/// column names are matched case-insensitively. The old `Password` column
+/// counts as the authentication string when `authentication_string` is empty.
+pub fn from_user_columns(cols: &[(String, Option<String>)]) -> AccountRow {
+    let get = |name: &str| {
+        cols.iter()
+            .find(|(c, _)| c.eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let mut auth = get("authentication_string");
+    if auth.is_empty() {
+        auth = get("Password");
+    }
+    AccountRow {
+        user: get("User"),
+        host: get("Host"),
+        plugin: get("plugin"),
+        auth_string: auth,
+        alternatives: Vec::new(),
+        locked: get("account_locked").eq_ignore_ascii_case("Y"),
+        is_role: get("is_role").eq_ignore_ascii_case("Y"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gp(user: &str, host: &str, json: &str) -> AccountRow {
+        from_global_priv(user.into(), host.into(), json)
+    }
+
+    #[test]
+    fn classifies_a_fresh_mariadb_install() {
+        let rows = vec![
+            gp(
+                "mariadb.sys",
+                "localhost",
+                r#"{"access":0,"plugin":"mysql_native_password","authentication_string":"","account_locked":true}"#,
+            ),
+            gp("root", "localhost", r#"{"access":18446744073709551615}"#),
+            gp("root", "vm", r#"{"access":18446744073709551615}"#),
+            gp("PUBLIC", "", r#"{"access":0,"is_role":true}"#),
+            gp("", "localhost", "{}"),
+            gp(
+                "app",
+                "%",
+                r#"{"access":0,"plugin":"mysql_native_password","authentication_string":"*ABC"}"#,
+            ),
+            gp(
+                "socky",
+                "localhost",
+                r#"{"plugin":"mysql_native_password","authentication_string":"invalid","auth_or":[{},{"plugin":"unix_socket"}]}"#,
+            ),
+        ];
+        let a = audit(&rows, false);
+        let names = |v: &Vec<Account>| {
+            v.iter()
+                .map(|a| format!("{}@{}", a.user, a.host))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&a.anonymous), vec!["@localhost"]);
+        assert_eq!(
+            names(&a.without_password),
+            vec!["root@localhost", "root@vm", "@localhost"]
+        );
+        assert_eq!(names(&a.any_host), vec!["app@%"]);
+        assert_eq!(names(&a.remote_root), vec!["root@vm"]);
+        assert!(!a.grant_tables_skipped);
+    }
+
+    #[test]
+    fn reads_mysql_user_columns_of_any_version() {
+        let row = |pairs: &[(&str, &str)]| {
+            from_user_columns(
+                &pairs
+                    .iter()
+                    .map(|(c, v)| (c.to_string(), Some(v.to_string())))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        // MySQL 8.0
+        let r = row(&[
+            ("Host", "%"),
+            ("User", "root"),
+            ("plugin", "caching_sha2_password"),
+            ("authentication_string", ""),
+            ("account_locked", "N"),
+        ]);
+        let a = audit(&[r], false);
+        assert_eq!(a.without_password.len(), 1);
+        assert_eq!(a.remote_root.len(), 1);
+        assert_eq!(a.any_host.len(), 1);
+        // MySQL 5.6 / MariaDB 10.3: the hash is in Password.
+        let r = row(&[
+            ("Host", "localhost"),
+            ("User", "app"),
+            ("Password", "*94BD"),
+            ("plugin", ""),
+            ("authentication_string", ""),
+        ]);
+        assert!(audit(&[r], false).without_password.is_empty());
+        // Locked accounts cannot log in.
+        let r = row(&[
+            ("Host", "localhost"),
+            ("User", "mysql.sys"),
+            ("plugin", "mysql_native_password"),
+            ("authentication_string", ""),
+            ("account_locked", "Y"),
+        ]);
+        assert!(audit(&[r], false).without_password.is_empty());
+    }
+}

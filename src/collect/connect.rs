@@ -1,0 +1,703 @@
+//! Connecting like the `mysql` client: the same flags, option files and
+//! environment, resolved with the same precedence, into one [`mysql::Opts`].
+//!
+//! Precedence (highest first): command-line flags; `MYSQL_PWD` (password
+//! only; deprecated and insecure, other users may see a process's
+//! environment); option files, `[client]` then `[mytune]`, later files
+//! winning. `--defaults-file` replaces the default file list,
+//! `--defaults-extra-file` adds a file after the global ones (before the
+//! user's `~/.my.cnf`), `--no-defaults` reads none.
+//!
+//! The password is held in a [`Secret`] (its `Debug` prints `***`), goes to
+//! the driver in memory only, and is scrubbed from every error text we pass
+//! on. The session is made read-only right after connecting.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::collect::host::is_loopback_host;
+
+/// A password. Never printed: `Debug` shows `***` and there is no `Display`.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Self {
+        Secret(s.into())
+    }
+    /// The password itself, for the driver only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_string()))
+    }
+}
+
+/// `--ssl-mode`, as the `mysql` client spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[value(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SslMode {
+    Disabled,
+    /// TLS when the server offers it, without verifying its certificate;
+    /// not attempted over a socket or loopback (the traffic stays local).
+    #[default]
+    Preferred,
+    Required,
+    VerifyCa,
+    VerifyIdentity,
+}
+
+impl FromStr for SslMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_uppercase().replace('-', "_").as_str() {
+            "DISABLED" => Ok(SslMode::Disabled),
+            "PREFERRED" => Ok(SslMode::Preferred),
+            "REQUIRED" => Ok(SslMode::Required),
+            "VERIFY_CA" => Ok(SslMode::VerifyCa),
+            "VERIFY_IDENTITY" => Ok(SslMode::VerifyIdentity),
+            other => Err(format!(
+                "unknown ssl-mode '{other}' (expected DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY)"
+            )),
+        }
+    }
+}
+
+/// Connection flags shared by every command that talks to a server. Use with
+/// `#[command(flatten)]` in a command that disables clap's `-h` help flag.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ConnectArgs {
+    /// Server host name or IP; `localhost` (the default) means the socket.
+    #[arg(short = 'h', long, value_name = "HOST")]
+    pub host: Option<String>,
+    /// TCP port (default 3306).
+    #[arg(short = 'P', long, value_name = "PORT")]
+    pub port: Option<u16>,
+    /// User name (default: your login name).
+    #[arg(short = 'u', long, value_name = "USER")]
+    pub user: Option<String>,
+    /// Password; `-p` or `--password` without a value prompts on the terminal.
+    /// Give the value attached (`-pSECRET`, `--password=SECRET`). Prefer an
+    /// option file: a password on the command line is visible to other users.
+    /// MYSQL_PWD is read when no password flag is given (deprecated and
+    /// insecure: other users may read a process's environment).
+    #[arg(short = 'p', long, value_name = "PASSWORD", num_args = 0..=1)]
+    pub password: Option<Option<Secret>>,
+    /// Unix socket file.
+    #[arg(short = 'S', long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// Read only this option file (instead of the default ones).
+    #[arg(long, value_name = "FILE")]
+    pub defaults_file: Option<PathBuf>,
+    /// Read this option file too, after the global ones.
+    #[arg(long, value_name = "FILE")]
+    pub defaults_extra_file: Option<PathBuf>,
+    /// Read no option file.
+    #[arg(long)]
+    pub no_defaults: bool,
+    /// TLS use: DISABLED, PREFERRED (default), REQUIRED, VERIFY_CA, VERIFY_IDENTITY.
+    #[arg(long, value_name = "MODE", ignore_case = true)]
+    pub ssl_mode: Option<SslMode>,
+    /// CA certificate file (PEM) for VERIFY_CA / VERIFY_IDENTITY.
+    #[arg(long, value_name = "FILE")]
+    pub ssl_ca: Option<PathBuf>,
+    /// Seconds to wait for the connection (default 10).
+    #[arg(long, value_name = "SECS")]
+    pub connect_timeout: Option<u64>,
+    /// Seconds to wait for a query result (default 30).
+    #[arg(long, value_name = "SECS")]
+    pub read_timeout: Option<u64>,
+}
+
+/// Client settings read from option files (`[client]`, `[mytune]`, …).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileSettings {
+    pub host: Option<String>,
+    pub port: Option<u16>,
+    pub user: Option<String>,
+    pub password: Option<Secret>,
+    pub socket: Option<PathBuf>,
+    pub ssl_mode: Option<SslMode>,
+    pub ssl_ca: Option<PathBuf>,
+    pub connect_timeout: Option<u64>,
+    pub read_timeout: Option<u64>,
+}
+
+impl FileSettings {
+    /// Apply one effective option (canonical name: lowercase, `_`). Options a
+    /// client does not use are ignored, as the `mysql` client ignores options
+    /// of other programs in `[client]`. A bad value is an error naming it
+    /// (never echoing a password).
+    pub fn apply(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let v = value.unwrap_or("");
+        match name {
+            "host" => self.host = Some(v.to_string()),
+            "port" => {
+                self.port = Some(
+                    v.trim()
+                        .parse()
+                        .map_err(|_| format!("port = '{v}' is not a TCP port number"))?,
+                )
+            }
+            "user" => self.user = Some(v.to_string()),
+            "password" => self.password = value.map(Secret::new),
+            "socket" => self.socket = Some(PathBuf::from(v)),
+            "ssl_mode" => self.ssl_mode = Some(v.parse()?),
+            "ssl_ca" => self.ssl_ca = Some(PathBuf::from(v)),
+            "connect_timeout" => {
+                self.connect_timeout =
+                    Some(v.trim().parse().map_err(|_| {
+                        format!("connect_timeout = '{v}' is not a number of seconds")
+                    })?)
+            }
+            "read_timeout" | "net_read_timeout" => {
+                self.read_timeout = Some(
+                    v.trim()
+                        .parse()
+                        .map_err(|_| format!("{name} = '{v}' is not a number of seconds"))?,
+                )
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Lay `later` over `self`: what `later` sets wins.
+    pub fn merge(&mut self, later: FileSettings) {
+        self.host = later.host.or(self.host.take());
+        self.port = later.port.or(self.port);
+        self.user = later.user.or(self.user.take());
+        self.password = later.password.or(self.password.take());
+        self.socket = later.socket.or(self.socket.take());
+        self.ssl_mode = later.ssl_mode.or(self.ssl_mode);
+        self.ssl_ca = later.ssl_ca.or(self.ssl_ca.take());
+        self.connect_timeout = later.connect_timeout.or(self.connect_timeout);
+        self.read_timeout = later.read_timeout.or(self.read_timeout);
+    }
+}
+
+/// Everything needed to open a connection, after precedence was applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnectionConfig {
+    /// TCP host; `None` means the Unix socket.
+    pub host: Option<String>,
+    pub port: u16,
+    /// Socket path when connecting over a socket.
+    pub socket: Option<PathBuf>,
+    pub user: String,
+    pub password: Option<Secret>,
+    pub ssl_mode: SslMode,
+    pub ssl_ca: Option<PathBuf>,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    /// Option files that were read, in order.
+    pub files_read: Vec<PathBuf>,
+}
+
+impl ConnectionConfig {
+    /// Where we connect, for messages: `socket /run/mysqld/mysqld.sock` or
+    /// `127.0.0.1:3306`.
+    pub fn endpoint(&self) -> String {
+        match (&self.host, &self.socket) {
+            (Some(h), _) => format!("{h}:{}", self.port),
+            (None, Some(s)) => format!("socket {}", s.display()),
+            (None, None) => format!("localhost:{}", self.port),
+        }
+    }
+
+    /// Over a socket or to a loopback address: host facts describe the
+    /// server's machine.
+    pub fn is_local(&self) -> bool {
+        match &self.host {
+            None => true,
+            Some(h) => is_loopback_host(h),
+        }
+    }
+}
+
+/// Default socket paths tried when none is configured, as packaged servers
+/// place them.
+pub const DEFAULT_SOCKETS: [&str; 4] = [
+    "/run/mysqld/mysqld.sock",
+    "/var/run/mysqld/mysqld.sock",
+    "/var/lib/mysql/mysql.sock",
+    "/tmp/mysql.sock",
+];
+
+/// The option files to read for these flags, in order.
+pub fn option_files(args: &ConnectArgs) -> Vec<PathBuf> {
+    if args.no_defaults {
+        return Vec::new();
+    }
+    if let Some(f) = &args.defaults_file {
+        return vec![f.clone()];
+    }
+    let mut files = default_files();
+    if let Some(extra) = &args.defaults_extra_file {
+        // After the global files, before the user's own.
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let pos = files
+            .iter()
+            .position(|f| home.as_ref().is_some_and(|h| f.starts_with(h)))
+            .unwrap_or(files.len());
+        files.insert(pos, extra.clone());
+    }
+    files
+}
+
+/// ADAPTER (switch to `crate::cnf::default_files()` when the cnf module
+/// lands): the files the `mysql` client reads by default.
+fn default_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = vec!["/etc/my.cnf".into(), "/etc/mysql/my.cnf".into()];
+    if let Some(home) = std::env::var_os("HOME") {
+        files.push(Path::new(&home).join(".my.cnf"));
+    }
+    files
+}
+
+/// ADAPTER (switch to `crate::cnf`): the effective `[client]`/`[mytune]`
+/// options of one file and what it includes, as (canonical name, value)
+/// pairs in file order. Until the cnf module lands no file is parsed and an
+/// empty list is returned; the precedence logic around it is complete.
+fn client_options(_path: &Path) -> Result<Vec<(String, Option<String>)>, String> {
+    Ok(Vec::new())
+}
+
+/// Read the client settings of `files` (missing files are skipped, as the
+/// `mysql` client skips them; an explicit `--defaults-file` must exist).
+pub fn load_file_settings(args: &ConnectArgs) -> Result<FileSettings, ConnectError> {
+    let mut settings = FileSettings::default();
+    for file in option_files(args) {
+        if !file.exists() {
+            if args.defaults_file.as_ref() == Some(&file)
+                || args.defaults_extra_file.as_ref() == Some(&file)
+            {
+                return Err(ConnectError::Options(format!(
+                    "option file {} does not exist",
+                    file.display()
+                )));
+            }
+            continue;
+        }
+        let mut one = FileSettings::default();
+        for (name, value) in client_options(&file).map_err(ConnectError::Options)? {
+            one.apply(&name, value.as_deref())
+                .map_err(|e| ConnectError::Options(format!("{}: {e}", file.display())))?;
+        }
+        settings.merge(one);
+    }
+    Ok(settings)
+}
+
+/// Apply precedence: flags > `MYSQL_PWD` > option files > defaults. `prompt`
+/// is called when `-p` was given without a value; `env_password` is
+/// `MYSQL_PWD`; `login` the OS user name (the default user).
+pub fn resolve(
+    args: &ConnectArgs,
+    files: FileSettings,
+    env_password: Option<Secret>,
+    login: Option<String>,
+    prompt: &mut dyn FnMut() -> Result<Secret, ConnectError>,
+) -> Result<ConnectionConfig, ConnectError> {
+    let password = match &args.password {
+        Some(Some(p)) => Some(p.clone()),
+        Some(None) => Some(prompt()?),
+        None => env_password.or(files.password),
+    };
+    let host = args.host.clone().or(files.host);
+    let port = args.port.or(files.port).unwrap_or(3306);
+    let socket = args.socket.clone().or(files.socket);
+    // Like the client: no host or "localhost" means the socket, unless only a
+    // port was asked for on the command line (then TCP to 127.0.0.1).
+    let (host, socket) = match host.as_deref() {
+        None | Some("localhost") => {
+            let sock = socket.or_else(|| {
+                DEFAULT_SOCKETS
+                    .iter()
+                    .map(PathBuf::from)
+                    .find(|p| p.exists())
+            });
+            match sock {
+                Some(s) if args.port.is_none() || args.socket.is_some() => (None, Some(s)),
+                _ => (Some("127.0.0.1".to_string()), None),
+            }
+        }
+        Some(h) => (Some(h.to_string()), None),
+    };
+    Ok(ConnectionConfig {
+        host,
+        port,
+        socket,
+        user: args
+            .user
+            .clone()
+            .or(files.user)
+            .or(login)
+            .unwrap_or_else(|| "root".into()),
+        password,
+        ssl_mode: args.ssl_mode.or(files.ssl_mode).unwrap_or_default(),
+        ssl_ca: args.ssl_ca.clone().or(files.ssl_ca),
+        connect_timeout: Duration::from_secs(
+            args.connect_timeout.or(files.connect_timeout).unwrap_or(10),
+        ),
+        read_timeout: Duration::from_secs(args.read_timeout.or(files.read_timeout).unwrap_or(30)),
+        files_read: option_files(args)
+            .into_iter()
+            .filter(|f| f.exists())
+            .collect(),
+    })
+}
+
+/// Resolve from the real environment: option files, `MYSQL_PWD`, `$USER`,
+/// and a prompt on `/dev/tty`.
+pub fn resolve_from_env(args: &ConnectArgs) -> Result<ConnectionConfig, ConnectError> {
+    let files = load_file_settings(args)?;
+    let env_password = std::env::var("MYSQL_PWD").ok().map(Secret::new);
+    let login = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .ok();
+    resolve(args, files, env_password, login, &mut prompt_password)
+}
+
+/// Ask for the password on the terminal (`/dev/tty`), without echo.
+pub fn prompt_password() -> Result<Secret, ConnectError> {
+    if std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_err()
+    {
+        return Err(ConnectError::Options(
+            "-p/--password without a value needs a terminal to ask on; give the password in an option file ([client] password=...) or MYSQL_PWD".into(),
+        ));
+    }
+    rpassword::prompt_password("Enter password: ")
+        .map(Secret::new)
+        .map_err(|e| {
+            ConnectError::Options(format!("cannot read the password from the terminal: {e}"))
+        })
+}
+
+/// Why a connection failed. Texts never contain the password.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error("cannot connect to {endpoint}: nothing is listening there ({detail})")]
+    NotListening { endpoint: String, detail: String },
+    #[error("{endpoint} refused the login: {message}")]
+    AccessDenied { endpoint: String, message: String },
+    #[error("cannot connect to {endpoint}: {message}")]
+    Failed { endpoint: String, message: String },
+    #[error("{0}")]
+    Options(String),
+}
+
+/// Replace every occurrence of the password in `text` with `***`. Very
+/// short passwords (under 3 characters) are not scrubbed: they would mangle
+/// ordinary words and cannot be hidden by scrubbing anyway.
+pub fn scrub(text: &str, password: Option<&Secret>) -> String {
+    match password {
+        Some(p) if p.expose().chars().count() >= 3 => text.replace(p.expose(), "***"),
+        _ => text.to_string(),
+    }
+}
+
+/// Build driver options. The connection never prefers a socket behind our
+/// back (`prefer_socket(false)`) and sets `max_allowed_packet` so the driver
+/// does not spend a query reading it.
+pub fn driver_opts(cfg: &ConnectionConfig) -> Result<mysql::Opts, ConnectError> {
+    let mut b = mysql::OptsBuilder::new()
+        .user(Some(cfg.user.clone()))
+        .pass(cfg.password.as_ref().map(|p| p.expose().to_string()))
+        .prefer_socket(false)
+        .max_allowed_packet(Some(64 << 20))
+        .tcp_connect_timeout(Some(cfg.connect_timeout))
+        .read_timeout(Some(cfg.read_timeout))
+        .write_timeout(Some(cfg.read_timeout))
+        .stmt_cache_size(0);
+    match (&cfg.host, &cfg.socket) {
+        (Some(h), _) => b = b.ip_or_hostname(Some(h.clone())).tcp_port(cfg.port),
+        (None, Some(s)) => b = b.socket(Some(s.to_string_lossy().into_owned())),
+        (None, None) => b = b.ip_or_hostname(Some("127.0.0.1")).tcp_port(cfg.port),
+    }
+    let tls = match cfg.ssl_mode {
+        SslMode::Disabled => None,
+        SslMode::Preferred if cfg.is_local() => None,
+        SslMode::Preferred | SslMode::Required => Some(
+            mysql::SslOpts::default()
+                .with_danger_accept_invalid_certs(true)
+                .with_danger_skip_domain_validation(true),
+        ),
+        SslMode::VerifyCa | SslMode::VerifyIdentity => {
+            let ca = cfg.ssl_ca.clone().ok_or_else(|| {
+                ConnectError::Options(
+                    "--ssl-mode=VERIFY_CA/VERIFY_IDENTITY needs --ssl-ca FILE".into(),
+                )
+            })?;
+            Some(
+                mysql::SslOpts::default()
+                    .with_root_cert_path(Some(ca))
+                    .with_danger_skip_domain_validation(cfg.ssl_mode == SslMode::VerifyCa),
+            )
+        }
+    };
+    if cfg.host.is_some() {
+        b = b.ssl_opts(tls);
+    }
+    Ok(b.into())
+}
+
+/// Open a connection. With `PREFERRED` and a server without TLS, retry in
+/// plain text, as the `mysql` client does.
+pub fn open(cfg: &ConnectionConfig) -> Result<mysql::Conn, ConnectError> {
+    let opts = driver_opts(cfg)?;
+    match mysql::Conn::new(opts) {
+        Ok(c) => Ok(c),
+        Err(mysql::Error::DriverError(mysql::DriverError::TlsNotSupported))
+            if cfg.ssl_mode == SslMode::Preferred =>
+        {
+            let plain = ConnectionConfig {
+                ssl_mode: SslMode::Disabled,
+                ..cfg.clone()
+            };
+            mysql::Conn::new(driver_opts(&plain)?).map_err(|e| classify(cfg, e))
+        }
+        Err(e) => Err(classify(cfg, e)),
+    }
+}
+
+/// Turn a driver error into a [`ConnectError`] with the password scrubbed.
+pub fn classify(cfg: &ConnectionConfig, e: mysql::Error) -> ConnectError {
+    use std::io::ErrorKind;
+    let endpoint = cfg.endpoint();
+    let text = scrub(&e.to_string(), cfg.password.as_ref());
+    let not_listening = |kind: ErrorKind| {
+        matches!(
+            kind,
+            ErrorKind::ConnectionRefused | ErrorKind::NotFound | ErrorKind::AddrNotAvailable
+        )
+    };
+    match &e {
+        mysql::Error::MySqlError(me) if me.code == 1045 || me.code == 1698 => {
+            ConnectError::AccessDenied {
+                endpoint,
+                message: scrub(&me.message, cfg.password.as_ref()),
+            }
+        }
+        mysql::Error::IoError(io) if not_listening(io.kind()) => ConnectError::NotListening {
+            endpoint,
+            detail: text,
+        },
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, desc, kind))))
+            if not_listening(*kind) =>
+        {
+            ConnectError::NotListening {
+                endpoint,
+                detail: scrub(desc, cfg.password.as_ref()),
+            }
+        }
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, desc, _)))) => {
+            ConnectError::Failed {
+                endpoint,
+                message: scrub(desc, cfg.password.as_ref()),
+            }
+        }
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => ConnectError::Failed {
+            endpoint,
+            message: format!(
+                "no answer within {:?} (--connect-timeout)",
+                cfg.connect_timeout
+            ),
+        },
+        mysql::Error::DriverError(mysql::DriverError::TlsNotSupported) => ConnectError::Failed {
+            endpoint,
+            message: "the server does not offer TLS, but --ssl-mode requires it".into(),
+        },
+        _ => ConnectError::Failed {
+            endpoint,
+            message: text,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_prompt() -> Result<Secret, ConnectError> {
+        panic!("must not prompt")
+    }
+
+    #[test]
+    fn secret_never_debug_prints() {
+        let s = Secret::new("hunter2");
+        assert_eq!(format!("{s:?}"), "***");
+        let args = ConnectArgs {
+            password: Some(Some(s)),
+            ..Default::default()
+        };
+        assert!(!format!("{args:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn flags_beat_env_beat_files() {
+        let files = FileSettings {
+            user: Some("fileuser".into()),
+            password: Some(Secret::new("filepw")),
+            host: Some("db.example".into()),
+            port: Some(3307),
+            ..Default::default()
+        };
+        let args = ConnectArgs::default();
+        let c = resolve(
+            &args,
+            files.clone(),
+            Some(Secret::new("envpw")),
+            None,
+            &mut no_prompt,
+        )
+        .unwrap();
+        assert_eq!(c.password, Some(Secret::new("envpw")));
+        assert_eq!(c.user, "fileuser");
+        assert_eq!(c.host.as_deref(), Some("db.example"));
+        assert_eq!(c.port, 3307);
+
+        let args = ConnectArgs {
+            user: Some("flaguser".into()),
+            password: Some(Some(Secret::new("flagpw"))),
+            port: Some(3310),
+            ..Default::default()
+        };
+        let c = resolve(
+            &args,
+            files.clone(),
+            Some(Secret::new("envpw")),
+            None,
+            &mut no_prompt,
+        )
+        .unwrap();
+        assert_eq!(c.password, Some(Secret::new("flagpw")));
+        assert_eq!(c.user, "flaguser");
+        assert_eq!(c.port, 3310);
+
+        let c = resolve(&ConnectArgs::default(), files, None, None, &mut no_prompt).unwrap();
+        assert_eq!(c.password, Some(Secret::new("filepw")));
+    }
+
+    #[test]
+    fn bare_password_flag_prompts() {
+        let args = ConnectArgs {
+            password: Some(None),
+            ..Default::default()
+        };
+        let mut asked = 0;
+        let c = resolve(
+            &args,
+            FileSettings::default(),
+            Some(Secret::new("env")),
+            None,
+            &mut || {
+                asked += 1;
+                Ok(Secret::new("typed"))
+            },
+        )
+        .unwrap();
+        assert_eq!(asked, 1);
+        assert_eq!(c.password, Some(Secret::new("typed")));
+    }
+
+    #[test]
+    fn later_files_win_and_bad_values_are_errors() {
+        let mut a = FileSettings::default();
+        a.apply("user", Some("a")).unwrap();
+        a.apply("port", Some("3306")).unwrap();
+        let mut b = FileSettings::default();
+        b.apply("user", Some("b")).unwrap();
+        a.merge(b);
+        assert_eq!(a.user.as_deref(), Some("b"));
+        assert_eq!(a.port, Some(3306));
+        assert!(a.apply("port", Some("many")).is_err());
+        assert!(a.apply("ssl_mode", Some("sometimes")).is_err());
+        a.apply("ssl_mode", Some("verify_ca")).unwrap();
+        assert_eq!(a.ssl_mode, Some(SslMode::VerifyCa));
+        a.apply("default_character_set", Some("utf8mb4")).unwrap();
+    }
+
+    #[test]
+    fn host_and_port_choose_the_transport() {
+        let tcp = ConnectArgs {
+            host: Some("127.0.0.1".into()),
+            port: Some(3307),
+            ..Default::default()
+        };
+        let c = resolve(
+            &tcp,
+            FileSettings::default(),
+            None,
+            Some("me".into()),
+            &mut no_prompt,
+        )
+        .unwrap();
+        assert_eq!(c.host.as_deref(), Some("127.0.0.1"));
+        assert_eq!(c.endpoint(), "127.0.0.1:3307");
+        assert_eq!(c.user, "me");
+        assert!(c.is_local());
+
+        let sock = ConnectArgs {
+            socket: Some("/tmp/x.sock".into()),
+            ..Default::default()
+        };
+        let c = resolve(&sock, FileSettings::default(), None, None, &mut no_prompt).unwrap();
+        assert_eq!(c.host, None);
+        assert_eq!(c.endpoint(), "socket /tmp/x.sock");
+
+        let remote = ConnectArgs {
+            host: Some("db.example.com".into()),
+            ..Default::default()
+        };
+        let c = resolve(&remote, FileSettings::default(), None, None, &mut no_prompt).unwrap();
+        assert!(!c.is_local());
+    }
+
+    #[test]
+    fn defaults_file_replaces_and_extra_file_adds() {
+        let only = ConnectArgs {
+            defaults_file: Some("/x/only.cnf".into()),
+            ..Default::default()
+        };
+        assert_eq!(option_files(&only), vec![PathBuf::from("/x/only.cnf")]);
+        let extra = ConnectArgs {
+            defaults_extra_file: Some("/x/extra.cnf".into()),
+            ..Default::default()
+        };
+        let files = option_files(&extra);
+        assert!(files.contains(&PathBuf::from("/x/extra.cnf")));
+        assert_eq!(files[0], PathBuf::from("/etc/my.cnf"));
+        let none = ConnectArgs {
+            no_defaults: true,
+            ..Default::default()
+        };
+        assert!(option_files(&none).is_empty());
+    }
+
+    #[test]
+    fn scrubs_passwords() {
+        let p = Secret::new("s3cret");
+        assert_eq!(scrub("bad s3cret here", Some(&p)), "bad *** here");
+        assert_eq!(scrub("no password", None), "no password");
+    }
+}

@@ -1,0 +1,441 @@
+//! Server facts over one read-only connection, in a handful of queries.
+//!
+//! Without `--interval` a collection runs six statements: read-only session,
+//! `SHOW GRANTS`, `SHOW GLOBAL VARIABLES`, `SHOW GLOBAL STATUS`, the account
+//! audit and the data-size summary; `--interval` adds one more `SHOW GLOBAL
+//! STATUS`. [`Session`] counts them and the count is stored in the snapshot
+//! so the benchmark can assert the budget (≤ 20).
+//!
+//! Missing privileges never fail a collection: the part is left out and
+//! recorded in [`Facts::skipped`](crate::facts::Facts) as "needs PRIVILEGE".
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use mysql::prelude::Queryable;
+
+use crate::collect::audit::{self, AccountRow};
+use crate::collect::connect::{self, ConnectError, ConnectionConfig};
+use crate::facts::Skipped;
+use crate::facts::server::{AccountAudit, DataSize, EngineSize, ServerFacts, StatusSample};
+use crate::target::{Flavor, Version};
+
+/// Server error codes that mean "this account may not do that".
+const PRIVILEGE_ERRORS: [u16; 5] = [1044, 1142, 1143, 1227, 1370];
+/// Server error codes of a statement stopped by its time box
+/// (MariaDB `max_statement_time`, MySQL `MAX_EXECUTION_TIME`, interrupted).
+const TIMEOUT_ERRORS: [u16; 3] = [1969, 3024, 1317];
+
+/// An open, read-only connection that counts its statements.
+pub struct Session {
+    conn: mysql::Conn,
+    cfg: ConnectionConfig,
+    queries: u32,
+}
+
+/// Why a collection failed (a missing privilege is not a failure).
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Connect(#[from] ConnectError),
+    #[error("{what} failed on {endpoint}: {message}")]
+    Query {
+        what: &'static str,
+        endpoint: String,
+        message: String,
+    },
+    #[error("the server reported a version mytune cannot read: '{0}'")]
+    Version(String),
+}
+
+impl Session {
+    /// Connect and make the session read-only.
+    pub fn open(cfg: &ConnectionConfig) -> Result<Session, ServerError> {
+        let conn = connect::open(cfg)?;
+        let mut s = Session {
+            conn,
+            cfg: cfg.clone(),
+            queries: 0,
+        };
+        // Supported by MySQL ≥ 5.6.5 and MariaDB ≥ 10.0; older servers keep
+        // a normal session, and we only send SELECT/SHOW anyway.
+        let _ = s.rows("SET SESSION TRANSACTION READ ONLY");
+        Ok(s)
+    }
+
+    /// Statements sent so far.
+    pub fn queries(&self) -> u32 {
+        self.queries
+    }
+
+    /// Run one statement and return its rows.
+    fn rows(&mut self, sql: &str) -> Result<Vec<mysql::Row>, mysql::Error> {
+        self.queries += 1;
+        self.conn.query(sql)
+    }
+
+    fn query_error(&self, what: &'static str, e: &mysql::Error) -> ServerError {
+        ServerError::Query {
+            what,
+            endpoint: self.cfg.endpoint(),
+            message: connect::scrub(&e.to_string(), self.cfg.password.as_ref()),
+        }
+    }
+
+    /// Name/value rows of a `SHOW ...` statement, names lowercased.
+    fn name_values(
+        &mut self,
+        what: &'static str,
+        sql: &str,
+    ) -> Result<BTreeMap<String, String>, ServerError> {
+        let rows = self.rows(sql).map_err(|e| self.query_error(what, &e))?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let name = cell(r, 0)?;
+                Some((name.to_ascii_lowercase(), cell(r, 1).unwrap_or_default()))
+            })
+            .collect())
+    }
+}
+
+/// What to collect from the server.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServerOptions {
+    /// Take a second status sample after this long.
+    pub interval: Option<Duration>,
+    /// Server-side time box of the data-size summary.
+    pub data_size_timeout: Duration,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            interval: None,
+            data_size_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Collect server facts. `progress(waited, total)` is called while waiting
+/// for the interval.
+pub fn collect(
+    s: &mut Session,
+    opts: &ServerOptions,
+    progress: &mut dyn FnMut(Duration, Duration),
+) -> Result<(ServerFacts, Vec<Skipped>), ServerError> {
+    let mut skipped = Vec::new();
+    let grants = match s.rows("SHOW GRANTS") {
+        Ok(rows) => rows
+            .iter()
+            .filter_map(|r| cell(r, 0))
+            .map(|g| redact_grant(&g))
+            .collect(),
+        Err(e) => {
+            skipped.push(skip_reason("grants", &e, "SHOW GRANTS"));
+            Vec::new()
+        }
+    };
+    let variables = s.name_values("SHOW GLOBAL VARIABLES", "SHOW GLOBAL VARIABLES")?;
+    let first_at = Instant::now();
+    let status = s.name_values("SHOW GLOBAL STATUS", "SHOW GLOBAL STATUS")?;
+
+    let version_string = variables.get("version").cloned().unwrap_or_default();
+    let version_comment = variables.get("version_comment").cloned();
+    let version = Version::parse_prefix(&version_string)
+        .ok_or_else(|| ServerError::Version(version_string.clone()))?;
+    let flavor = Flavor::detect(&version_string, version_comment.as_deref().unwrap_or(""));
+    let uptime_secs = status
+        .get("uptime")
+        .and_then(|u| u.parse().ok())
+        .unwrap_or(0);
+
+    let grant_tables_skipped = variables
+        .get("skip_grant_tables")
+        .is_some_and(|v| v.eq_ignore_ascii_case("ON"));
+    let accounts = match read_accounts(s, flavor, version) {
+        Ok(rows) => Some(audit::audit(&rows, grant_tables_skipped)),
+        Err(e) => {
+            let table = if uses_global_priv(flavor, version) {
+                "mysql.global_priv"
+            } else {
+                "mysql.user"
+            };
+            skipped.push(skip_reason("accounts", &e, &format!("SELECT on {table}")));
+            grant_tables_skipped.then(|| AccountAudit {
+                grant_tables_skipped,
+                ..Default::default()
+            })
+        }
+    };
+
+    let data_size = match read_data_size(s, flavor, version, opts.data_size_timeout) {
+        Ok(mut ds) => {
+            if !has_global_privilege(&grants) {
+                ds.complete = false;
+                skipped.push(Skipped {
+                    what: "data_size".into(),
+                    reason: "needs a global privilege such as SELECT: only tables this account can see were counted".into(),
+                });
+            }
+            Some(ds)
+        }
+        Err(e) if is_timeout(&e) => {
+            skipped.push(Skipped {
+                what: "data_size".into(),
+                reason: format!(
+                    "timed out after {:?} (information_schema.TABLES is slow with many tables)",
+                    opts.data_size_timeout
+                ),
+            });
+            None
+        }
+        Err(e) => {
+            skipped.push(skip_reason(
+                "data_size",
+                &e,
+                "SELECT on information_schema.TABLES",
+            ));
+            None
+        }
+    };
+
+    let sample = match opts.interval {
+        Some(total) if !total.is_zero() => {
+            loop {
+                let waited = first_at.elapsed();
+                progress(waited.min(total), total);
+                if waited >= total {
+                    break;
+                }
+                std::thread::sleep((total - waited).min(Duration::from_millis(200)));
+            }
+            let second = s.name_values("second SHOW GLOBAL STATUS", "SHOW GLOBAL STATUS")?;
+            Some(StatusSample {
+                interval_secs: first_at.elapsed().as_secs_f64(),
+                status: second,
+            })
+        }
+        _ => None,
+    };
+
+    let facts = ServerFacts {
+        version_string,
+        version_comment,
+        flavor,
+        version,
+        uptime_secs,
+        is_local: s.cfg.is_local(),
+        variables,
+        status,
+        sample,
+        accounts,
+        data_size,
+        grants,
+        queries: Some(s.queries()),
+    };
+    Ok((facts, skipped))
+}
+
+fn uses_global_priv(flavor: Flavor, version: Version) -> bool {
+    flavor == Flavor::Mariadb && version >= Version::new(10, 4, 0)
+}
+
+fn read_accounts(
+    s: &mut Session,
+    flavor: Flavor,
+    version: Version,
+) -> Result<Vec<AccountRow>, mysql::Error> {
+    if uses_global_priv(flavor, version) {
+        let rows = s.rows("SELECT User, Host, Priv FROM mysql.global_priv")?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                audit::from_global_priv(
+                    cell(r, 0).unwrap_or_default(),
+                    cell(r, 1).unwrap_or_default(),
+                    &cell(r, 2).unwrap_or_default(),
+                )
+            })
+            .collect())
+    } else {
+        // Columns differ by version: read them all and pick by name.
+        let rows = s.rows("SELECT * FROM mysql.user")?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let cols: Vec<(String, Option<String>)> = r
+                    .columns_ref()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.name_str().into_owned(), cell(r, i)))
+                    .collect();
+                audit::from_user_columns(&cols)
+            })
+            .collect())
+    }
+}
+
+/// The data-size summary statement for a server, with its time box.
+pub fn data_size_sql(flavor: Flavor, version: Version, timeout: Duration) -> String {
+    let body = "ENGINE, COUNT(*), COALESCE(SUM(DATA_LENGTH), 0), COALESCE(SUM(INDEX_LENGTH), 0) \
+        FROM information_schema.TABLES \
+        WHERE TABLE_TYPE = 'BASE TABLE' \
+        AND TABLE_SCHEMA NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys') \
+        GROUP BY ENGINE";
+    match flavor {
+        Flavor::Mariadb if version >= Version::new(10, 1, 1) => format!(
+            "SET STATEMENT max_statement_time = {:.3} FOR SELECT {body}",
+            timeout.as_secs_f64()
+        ),
+        Flavor::Mysql | Flavor::Percona if version >= Version::new(5, 7, 8) => format!(
+            "SELECT /*+ MAX_EXECUTION_TIME({}) */ {body}",
+            timeout.as_millis()
+        ),
+        // Older servers have no time box; the driver's read timeout applies.
+        _ => format!("SELECT {body}"),
+    }
+}
+
+fn read_data_size(
+    s: &mut Session,
+    flavor: Flavor,
+    version: Version,
+    timeout: Duration,
+) -> Result<DataSize, mysql::Error> {
+    let rows = s.rows(&data_size_sql(flavor, version, timeout))?;
+    let mut engines = BTreeMap::new();
+    for r in &rows {
+        let Some(engine) = cell(r, 0) else { continue };
+        let num = |i| cell(r, i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        engines.insert(
+            engine,
+            EngineSize {
+                tables: num(1),
+                data_bytes: num(2),
+                index_bytes: num(3),
+            },
+        );
+    }
+    Ok(DataSize {
+        engines,
+        complete: true,
+    })
+}
+
+/// Does a `SHOW GRANTS` list hold a global privilege other than `USAGE`?
+/// (Privileges through roles are not followed.)
+pub fn has_global_privilege(grants: &[String]) -> bool {
+    grants.iter().any(|g| {
+        let Some(rest) = g.strip_prefix("GRANT ") else {
+            return false;
+        };
+        let Some((privs, _)) = rest.split_once(" ON *.* ") else {
+            return false;
+        };
+        privs.trim() != "USAGE"
+    })
+}
+
+/// Drop the authentication part of a grant line (`IDENTIFIED BY PASSWORD
+/// '*hash'`, `IDENTIFIED VIA plugin USING '...'`): password hashes never go
+/// into a snapshot.
+pub fn redact_grant(line: &str) -> String {
+    let Some(start) = line.find(" IDENTIFIED ") else {
+        return line.to_string();
+    };
+    let rest = &line[start..];
+    match rest.find(" WITH ") {
+        Some(w) => format!("{}{}", &line[..start], &rest[w..]),
+        None => line[..start].to_string(),
+    }
+}
+
+fn is_timeout(e: &mysql::Error) -> bool {
+    matches!(e, mysql::Error::MySqlError(me) if TIMEOUT_ERRORS.contains(&me.code))
+}
+
+/// A skipped part: "needs PRIVILEGE" for privilege errors, the server's
+/// message otherwise.
+fn skip_reason(what: &str, e: &mysql::Error, privilege: &str) -> Skipped {
+    let reason = match e {
+        mysql::Error::MySqlError(me) if PRIVILEGE_ERRORS.contains(&me.code) => {
+            format!("needs {privilege}")
+        }
+        mysql::Error::MySqlError(me) => format!("server error {}: {}", me.code, me.message),
+        other => other.to_string(),
+    };
+    Skipped {
+        what: what.to_string(),
+        reason,
+    }
+}
+
+/// A cell as text (`SHOW` results come as bytes); `None` for NULL.
+fn cell(row: &mysql::Row, i: usize) -> Option<String> {
+    match row.as_ref(i)? {
+        mysql::Value::NULL => None,
+        mysql::Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        mysql::Value::Int(n) => Some(n.to_string()),
+        mysql::Value::UInt(n) => Some(n.to_string()),
+        mysql::Value::Float(f) => Some(f.to_string()),
+        mysql::Value::Double(f) => Some(f.to_string()),
+        other => Some(other.as_sql(true).trim_matches('\'').to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_boxes_by_flavor() {
+        let t = Duration::from_millis(1500);
+        assert!(
+            data_size_sql(Flavor::Mariadb, Version::new(10, 11, 0), t)
+                .starts_with("SET STATEMENT max_statement_time = 1.500 FOR SELECT")
+        );
+        assert!(
+            data_size_sql(Flavor::Mysql, Version::new(8, 0, 36), t)
+                .starts_with("SELECT /*+ MAX_EXECUTION_TIME(1500) */")
+        );
+        assert!(
+            data_size_sql(Flavor::Mysql, Version::new(5, 6, 51), t).starts_with("SELECT ENGINE")
+        );
+    }
+
+    #[test]
+    fn grants_lose_their_password_hashes() {
+        assert_eq!(
+            redact_grant("GRANT USAGE ON *.* TO `u`@`localhost` IDENTIFIED BY PASSWORD '*E465C3'"),
+            "GRANT USAGE ON *.* TO `u`@`localhost`"
+        );
+        assert_eq!(
+            redact_grant(
+                "GRANT ALL PRIVILEGES ON *.* TO `r`@`%` IDENTIFIED VIA ed25519 USING 'abc' WITH GRANT OPTION"
+            ),
+            "GRANT ALL PRIVILEGES ON *.* TO `r`@`%` WITH GRANT OPTION"
+        );
+        assert_eq!(
+            redact_grant("GRANT SELECT ON `a`.* TO `u`@`%`"),
+            "GRANT SELECT ON `a`.* TO `u`@`%`"
+        );
+    }
+
+    #[test]
+    fn global_privileges_from_grants() {
+        assert!(!has_global_privilege(&[
+            "GRANT USAGE ON *.* TO `u`@`%`".into()
+        ]));
+        assert!(has_global_privilege(&[
+            "GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION".into()
+        ]));
+        assert!(has_global_privilege(&[
+            "GRANT SELECT, PROCESS ON *.* TO `m`@`%`".into()
+        ]));
+        assert!(!has_global_privilege(&[
+            "GRANT USAGE ON *.* TO `u`@`%`".into(),
+            "GRANT SELECT ON `app`.* TO `u`@`%`".into()
+        ]));
+    }
+}

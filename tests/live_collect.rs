@@ -1,0 +1,291 @@
+//! Live collection against throw-away mariadbd servers (see
+//! `tests/support/mariadb.rs`): a normal collection, interval sampling, wrong
+//! password, nothing listening, a USAGE-only account, and the snapshot
+//! round trip. They skip with a printed reason when mariadbd is not
+//! installed, unless `MYTUNE_REQUIRE_LIVE=1`.
+
+#[path = "support/mariadb.rs"]
+mod mariadb;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use mytune::collect::{self, ConnectionConfig, HostMode, ServerOptions};
+use mytune::facts::Facts;
+use mytune::target::Flavor;
+
+use mariadb::TestServer;
+
+fn socket_config(server: &TestServer, user: &str, password: Option<&str>) -> ConnectionConfig {
+    ConnectionConfig {
+        host: None,
+        port: 3306,
+        socket: Some(server.socket.clone()),
+        user: user.into(),
+        password: password.map(collect::connect::Secret::new),
+        ssl_mode: Default::default(),
+        ssl_ca: None,
+        connect_timeout: Duration::from_secs(10),
+        read_timeout: Duration::from_secs(30),
+        files_read: Vec::new(),
+    }
+}
+
+fn collect_with(cfg: &ConnectionConfig, interval: Option<Duration>) -> Facts {
+    let opts = ServerOptions {
+        interval,
+        ..Default::default()
+    };
+    collect::collect(cfg, &opts, &HostMode::default(), &mut |_, _| {}).expect("collection works")
+}
+
+/// Run the binary without reading any option file or `MYSQL_PWD`.
+fn mytune(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("collect")
+        .arg("--no-defaults")
+        .args(args)
+        .env_remove("MYSQL_PWD")
+        .output()
+        .expect("mytune runs")
+}
+
+#[test]
+fn normal_collection_over_socket() {
+    let Some(server) = TestServer::start("max_connections = 77") else {
+        return;
+    };
+    eprintln!("throw-away server started in {:?}", server.startup);
+    server
+        .sql("CREATE DATABASE app; CREATE TABLE app.t (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=InnoDB; INSERT INTO app.t VALUES (1,'a'); CREATE TABLE app.m (id INT) ENGINE=MyISAM")
+        .unwrap();
+    let facts = collect_with(&socket_config(&server, "root", None), None);
+    let s = facts.server.as_ref().unwrap();
+    assert_eq!(s.flavor, Flavor::Mariadb);
+    assert!(s.version_string.contains("MariaDB"));
+    assert_eq!(
+        s.variables.get("max_connections").map(String::as_str),
+        Some("77")
+    );
+    assert!(
+        s.status.contains_key("questions"),
+        "status names are lowercase"
+    );
+    assert!(s.is_local);
+    assert!(s.sample.is_none());
+    let queries = s.queries.unwrap();
+    assert!(queries <= 20, "query budget: {queries}");
+    let accounts = s.accounts.as_ref().expect("root can read the grant tables");
+    assert!(
+        accounts
+            .anonymous
+            .iter()
+            .any(|a| a.user.is_empty() && a.host == "localhost"),
+        "a fresh install has anonymous accounts: {accounts:?}"
+    );
+    assert!(
+        accounts
+            .without_password
+            .iter()
+            .any(|a| a.user == "root" && a.host == "localhost")
+    );
+    let ds = s.data_size.as_ref().unwrap();
+    assert!(ds.complete);
+    assert_eq!(ds.engines.get("InnoDB").map(|e| e.tables), Some(1));
+    assert_eq!(ds.engines.get("MyISAM").map(|e| e.tables), Some(1));
+    assert!(facts.skipped.is_empty(), "{:?}", facts.skipped);
+    // Local server: host facts are there and found this very server process.
+    let host = facts.host.as_ref().expect("host facts for a local server");
+    assert!(host.memory.effective_bytes > 0);
+    assert!(host.cpu.effective >= 1);
+    let proc = host
+        .server_process
+        .as_ref()
+        .expect("server process found via pid_file");
+    assert_eq!(proc.name, "mariadbd");
+    assert!(proc.nofile_soft.is_some());
+    // The session was read-only.
+    assert_eq!(
+        server.sql("SELECT COUNT(*) FROM app.t").unwrap().trim(),
+        "1"
+    );
+
+    // Snapshot round trip: collect → JSON → load → equal.
+    let json = facts.to_json();
+    let back = Facts::from_json(&json).unwrap();
+    assert_eq!(back, facts);
+}
+
+#[test]
+fn interval_sampling_over_tcp_via_the_cli() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("snap.json");
+    let port = server.port.to_string();
+    let o = mytune(&[
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "root",
+        "--interval",
+        "1s",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let facts = Facts::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let s = facts.server.unwrap();
+    let sample = s.sample.expect("a second sample");
+    assert!(sample.interval_secs >= 1.0, "{}", sample.interval_secs);
+    let q0: u64 = s.status["questions"].parse().unwrap();
+    let q1: u64 = sample.status["questions"].parse().unwrap();
+    assert!(q1 > q0, "counters moved: {q0} → {q1}");
+    assert!(s.queries.unwrap() <= 21);
+    assert!(facts.host.is_some(), "loopback TCP counts as local");
+}
+
+#[test]
+fn wrong_password_is_a_clear_error_with_exit_2() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    server
+        .sql("CREATE USER app@'127.0.0.1' IDENTIFIED BY 'right-pass-123'")
+        .unwrap();
+    let port = server.port.to_string();
+    let o = mytune(&[
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "app",
+        "-pWrongSecret987",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("Access denied for user 'app'"), "{err}");
+    assert!(!err.contains("WrongSecret987"), "password leaked: {err}");
+    assert!(o.stdout.is_empty());
+    // The same with MYSQL_PWD.
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args([
+            "collect",
+            "--no-defaults",
+            "-h",
+            "127.0.0.1",
+            "-P",
+            &port,
+            "-u",
+            "app",
+        ])
+        .env("MYSQL_PWD", "WrongSecret987")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("WrongSecret987"));
+    // And the right one works.
+    let o = mytune(&[
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "app",
+        "--password=right-pass-123",
+        "--no-host",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("right-pass-123"));
+}
+
+#[test]
+fn nothing_listening_is_exit_2() {
+    // A port nobody listens on: bind one, then let it go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let o = mytune(&["-h", "127.0.0.1", "-P", &port, "-u", "root"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("nothing is listening"), "{err}");
+    let sock = PathBuf::from("/nonexistent-dir/mysqld.sock");
+    let o = mytune(&["-S", sock.to_str().unwrap(), "-u", "root"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("nothing is listening"), "{err}");
+}
+
+#[test]
+fn usage_only_account_gives_a_degraded_snapshot() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    server
+        .sql("CREATE USER lowpriv@localhost IDENTIFIED BY 'low-pass-42'; CREATE DATABASE app; CREATE TABLE app.t (id INT) ENGINE=InnoDB")
+        .unwrap();
+    let facts = collect_with(
+        &socket_config(&server, "lowpriv", Some("low-pass-42")),
+        None,
+    );
+    let s = facts.server.as_ref().unwrap();
+    assert!(!s.variables.is_empty(), "variables need no privilege");
+    assert!(!s.status.is_empty());
+    assert!(s.accounts.is_none());
+    let reason = |what: &str| {
+        facts
+            .skipped
+            .iter()
+            .find(|k| k.what == what)
+            .map(|k| k.reason.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(reason("accounts"), "needs SELECT on mysql.global_priv");
+    assert!(
+        reason("data_size").starts_with("needs a global privilege"),
+        "{:?}",
+        facts.skipped
+    );
+    assert!(!s.data_size.as_ref().unwrap().complete);
+    assert!(
+        s.grants[0].starts_with("GRANT USAGE ON *.* TO `lowpriv`@`localhost`"),
+        "{:?}",
+        s.grants
+    );
+    assert!(
+        !s.grants
+            .iter()
+            .any(|g| g.contains("PASSWORD") || g.contains("*E465")),
+        "no password hash in a snapshot: {:?}",
+        s.grants
+    );
+
+    // Through the binary: exit 0 and the skipped parts are named.
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args([
+            "collect",
+            "--no-defaults",
+            "-S",
+            server.socket.to_str().unwrap(),
+            "-u",
+            "lowpriv",
+            "--no-host",
+        ])
+        .env("MYSQL_PWD", "low-pass-42")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("skipped accounts: needs SELECT on mysql.global_priv"),
+        "{err}"
+    );
+}

@@ -1,0 +1,334 @@
+//! Throw-away MariaDB servers for live tests and benchmarks.
+//!
+//! Live tests must never change the global settings of a shared server, so
+//! each test that needs a server starts its own `mariadbd`: a private datadir
+//! in a temporary directory, its own socket and TCP port on 127.0.0.1, and the
+//! extra configuration the test asks for. The server is killed and its
+//! directory removed when the [`TestServer`] is dropped.
+//!
+//! Start-up cost: `mariadb-install-db` takes about 1.4 s, so it runs once per
+//! mariadbd version into a template datadir under cargo's `target/tmp`
+//! (shared by all test binaries, created atomically); each server then copies
+//! the template (about 22 MB) and starts in about 0.2 s.
+//!
+//! The template comes from a plain `mariadb-install-db` with
+//! `--auth-root-authentication-method=normal`: `root@localhost` has an empty
+//! password and the anonymous accounts (`''@localhost`, `''@HOSTNAME`) exist,
+//! as on a fresh package install; tests that audit accounts rely on that.
+//!
+//! Use it from an integration test with
+//! `#[path = "support/mariadb.rs"] mod mariadb;` and
+//!
+//! ```ignore
+//! let Some(server) = mariadb::TestServer::start("max_connections = 50") else { return };
+//! server.sql("CREATE USER u@'%'").unwrap();
+//! ```
+//!
+//! When `mariadbd` is missing or does not start, `start` prints the reason and
+//! returns `None` so the test can skip — unless `MYTUNE_REQUIRE_LIVE=1`, then
+//! it panics with the reason.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::io::Read;
+use std::net::TcpListener;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a server may take to accept connections.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Settings every throw-away server gets before the test's own text (which
+/// therefore wins): small memory and log files so several servers fit on a
+/// small CI machine and start fast.
+const BASE_CNF: &str = "\
+innodb_buffer_pool_size = 32M
+innodb_log_file_size = 8M
+skip_name_resolve = ON
+performance_schema = OFF
+";
+
+/// A running throw-away `mariadbd`. Killed and deleted on drop.
+pub struct TestServer {
+    /// TCP port on 127.0.0.1.
+    pub port: u16,
+    /// Unix socket path.
+    pub socket: PathBuf,
+    pub datadir: PathBuf,
+    /// How long `start` took (template copy + server start-up).
+    pub startup: Duration,
+    child: Child,
+    dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    /// Start a server with `extra_cnf` added to its option file. A text
+    /// without a `[group]` header goes into `[mariadbd]`.
+    pub fn start(extra_cnf: &str) -> Option<TestServer> {
+        match Self::try_start(extra_cnf) {
+            Ok(s) => Some(s),
+            Err(reason) => skip_or_panic(&format!("no throw-away mariadbd: {reason}")),
+        }
+    }
+
+    /// Like [`TestServer::start`] but returns the reason instead of deciding
+    /// whether to skip.
+    pub fn try_start(extra_cnf: &str) -> Result<TestServer, String> {
+        let began = Instant::now();
+        let mariadbd = find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
+            .ok_or("mariadbd not found (install mariadb-server)")?;
+        let template = template_datadir(&mariadbd)?;
+        let mut last_err = String::new();
+        // A free port can be taken between our probe and the server's bind:
+        // retry a few times with a fresh one.
+        for _ in 0..3 {
+            let dir = tempfile::Builder::new()
+                .prefix("mytune-db-")
+                .tempdir()
+                .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+            let datadir = dir.path().join("data");
+            copy_dir(&template, &datadir)
+                .map_err(|e| format!("cannot copy the template datadir: {e}"))?;
+            let port = free_port()?;
+            let socket = dir.path().join("sock");
+            let cnf = dir.path().join("my.cnf");
+            // A text with its own `[group]` header keeps it; otherwise it
+            // continues the `[mariadbd]` group.
+            let text = format!("[mariadbd]\n{BASE_CNF}\n{extra_cnf}\n");
+            fs::write(&cnf, text).map_err(|e| format!("cannot write {}: {e}", cnf.display()))?;
+            let log = dir.path().join("error.log");
+            let mut cmd = Command::new(&mariadbd);
+            cmd.arg(format!("--defaults-file={}", cnf.display()))
+                .arg(format!("--datadir={}", datadir.display()))
+                .arg(format!("--socket={}", socket.display()))
+                .arg(format!("--port={port}"))
+                .arg("--bind-address=127.0.0.1")
+                .arg(format!("--pid-file={}", dir.path().join("pid").display()))
+                .arg(format!("--log-error={}", log.display()))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            if is_root() {
+                cmd.arg("--user=root");
+            }
+            let child = cmd
+                .spawn()
+                .map_err(|e| format!("cannot run {}: {e}", mariadbd.display()))?;
+            let mut server = TestServer {
+                port,
+                socket,
+                datadir,
+                startup: Duration::ZERO,
+                child,
+                dir,
+            };
+            match server.wait_ready(&log) {
+                Ok(()) => {
+                    server.startup = began.elapsed();
+                    return Ok(server);
+                }
+                Err(e) => last_err = e, // dropped: killed and removed
+            }
+        }
+        Err(last_err)
+    }
+
+    fn wait_ready(&mut self, log: &Path) -> Result<(), String> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(format!(
+                    "mariadbd exited ({status}) during start-up: {}",
+                    log_tail(log)
+                ));
+            }
+            if let Ok(mut s) = UnixStream::connect(&self.socket) {
+                // A server that accepts sends its handshake packet first.
+                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                let mut buf = [0u8; 4];
+                if s.read_exact(&mut buf).is_ok() {
+                    return Ok(());
+                }
+            }
+            if Instant::now() > deadline {
+                return Err(format!(
+                    "mariadbd did not accept connections within {START_TIMEOUT:?}: {}",
+                    log_tail(log)
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The temporary directory holding datadir, socket and logs.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A `mariadb` client command logged in as root over the socket, without
+    /// reading any option file.
+    pub fn client(&self) -> Command {
+        let mut cmd = Command::new("mariadb");
+        cmd.arg("--no-defaults")
+            .arg("-uroot")
+            .arg(format!("--socket={}", self.socket.display()))
+            .arg("--batch")
+            .arg("--skip-column-names");
+        cmd
+    }
+
+    /// Run SQL as root; returns the client's stdout (tab-separated rows).
+    pub fn sql(&self, sql: &str) -> Result<String, String> {
+        let out = self
+            .client()
+            .arg("-e")
+            .arg(sql)
+            .output()
+            .map_err(|e| format!("cannot run the mariadb client: {e}"))?;
+        output_text(out)
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        // A throw-away server needs no clean shutdown: its datadir goes too.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Print why a live test cannot run and return `None`, or panic when
+/// `MYTUNE_REQUIRE_LIVE=1` makes live tests required.
+pub fn skip_or_panic<T>(reason: &str) -> Option<T> {
+    if std::env::var("MYTUNE_REQUIRE_LIVE").as_deref() == Ok("1") {
+        panic!("{reason} (MYTUNE_REQUIRE_LIVE=1)");
+    }
+    eprintln!("skipping live test: {reason}");
+    None
+}
+
+fn output_text(out: Output) -> Result<String, String> {
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    fallbacks.iter().map(PathBuf::from).find(|p| p.is_file())
+}
+
+fn is_root() -> bool {
+    // Effective uid from /proc avoids a libc dependency.
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(2).map(|u| u == "0"))
+        })
+        .unwrap_or(false)
+}
+
+fn free_port() -> Result<u16, String> {
+    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free TCP port: {e}"))?;
+    l.local_addr()
+        .map(|a| a.port())
+        .map_err(|e| format!("no free TCP port: {e}"))
+}
+
+fn log_tail(log: &Path) -> String {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(5)..].join(" | ");
+    if tail.is_empty() {
+        format!("(no error log at {})", log.display())
+    } else {
+        tail
+    }
+}
+
+/// The template datadir for this mariadbd version, created on first use.
+fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
+    let version = Command::new(mariadbd)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", mariadbd.display()))?;
+    let version = String::from_utf8_lossy(&version.stdout);
+    let key: String = version
+        .split_whitespace()
+        .nth(2)
+        .unwrap_or("unknown")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let template = base.join(format!("mariadb-template-{key}"));
+    if template.join("mysql").is_dir() {
+        return Ok(template);
+    }
+    fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix("mariadb-template-staging-")
+        .tempdir_in(&base)
+        .map_err(|e| format!("cannot create a staging directory: {e}"))?;
+    let datadir = staging.path().join("data");
+    let install = find_program("mariadb-install-db", &["/usr/bin/mariadb-install-db"])
+        .ok_or("mariadb-install-db not found (install mariadb-server)")?;
+    let mut cmd = Command::new(install);
+    cmd.arg("--no-defaults")
+        .arg("--auth-root-authentication-method=normal")
+        .arg(format!("--datadir={}", datadir.display()))
+        .arg("--innodb-log-file-size=8M")
+        .arg("--innodb-buffer-pool-size=32M");
+    if is_root() {
+        cmd.arg("--user=root");
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run mariadb-install-db: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "mariadb-install-db failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    // Another test binary may have won the race; either template is good.
+    match fs::rename(&datadir, &template) {
+        Ok(()) => Ok(template),
+        Err(_) if template.join("mysql").is_dir() => Ok(template),
+        Err(e) => Err(format!("cannot move the template into place: {e}")),
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
