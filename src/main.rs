@@ -31,6 +31,8 @@ fn main() -> ExitCode {
 
 fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        cli::Command::Rules(args) => commands::rules::run(&args),
+        cli::Command::Explain(args) => commands::explain::run(&args),
         cli::Command::Collect(args) => commands::collect::run(args),
     }
 }

@@ -1,4 +1,19 @@
-//! One module per subcommand: turn parsed arguments into library calls and
-//! output. Exit-code mapping stays in `main.rs`.
+//! One module per subcommand: resolve inputs, call the library, print.
 
 pub mod collect;
+pub mod explain;
+pub mod rules;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use mytune::rules::RuleSet;
+
+/// Load the catalog; a broken rule file prints one `file:line:col: message`
+/// line and yields exit code 2.
+pub fn load_rules(dir: Option<&Path>) -> Result<RuleSet, ExitCode> {
+    RuleSet::load(dir).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(2)
+    })
+}

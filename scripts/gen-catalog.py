@@ -1,0 +1,1221 @@
+#!/usr/bin/env python3
+"""Regenerate data/catalog/<target>.tsv from the raw variable lists.
+
+Run by hand (never at build time):
+
+    python3 scripts/gen-catalog.py [--shared /work/shared] [--out data/catalog]
+
+Inputs (facts only; nothing is copied verbatim into the repository):
+  shared/catalog/help/*       `mysqld --verbose --help` outputs (options, argument kind, defaults)
+  shared/catalog/sysvars/*    information_schema.SYSTEM_VARIABLES dumps (MariaDB: type, range, enum values,
+                              read-only)
+  shared/fixtures/dumps/*     mysqltuner result.json (MySQL 5.7.41 / 8.0.32 SHOW VARIABLES: which names are
+                              system variables, InnoDB and performance_schema names and values)
+  the tables below            curated facts from the manuals (each deprecation/removal names its source)
+
+Output format (one record per line, tab-separated, `#` header lines):
+  name kind min max block values default dynamic sysvar status since replacement note
+  kind: bool|int|size|float|enum|set|string|path; values: comma-separated (enum/set);
+  default: \\N when absent (NULL or machine-dependent); dynamic/sysvar: Y or N;
+  status: current|deprecated|removed; since: X.Y.Z or empty.
+Python 3.11, standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+# --------------------------------------------------------------------------------------------------
+# Curated facts
+# --------------------------------------------------------------------------------------------------
+
+MYSQL_OPTVAR_80 = "https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html"
+MYSQL_OPTVAR_57 = "https://dev.mysql.com/doc/refman/5.7/en/added-deprecated-removed.html"
+MYSQL_OPTVAR_84 = "https://dev.mysql.com/doc/refman/8.4/en/added-deprecated-removed.html"
+MYSQL_VR_84 = "https://dev.mysql.com/doc/mysqld-version-reference/en/optvar-changes-8-4.html"
+MYSQL_VR_83 = "https://dev.mysql.com/doc/mysqld-version-reference/en/optvar-changes-8-3.html"
+MYSQL_VR_82 = "https://dev.mysql.com/doc/mysqld-version-reference/en/optvar-changes-8-2.html"
+MYSQL_REDO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-redo-log.html"
+MARIADB_INNODB_VARS = "https://mariadb.com/kb/en/innodb-system-variables/"
+MARIADB_LOG_FILES = "https://mariadb.com/docs/server/ref/mdb/system-variables/innodb_log_files_in_group"
+MARIADB_SERVER_VARS = "https://mariadb.com/kb/en/server-system-variables/"
+PERCONA_TP = "https://docs.percona.com/percona-server/8.0/threadpool.html"
+PERCONA_VARS = "https://docs.percona.com/percona-server/8.0/percona-server-system-variables.html"
+
+
+@dataclass(frozen=True)
+class Change:
+    flavor: str  # "mysql" (also applies to percona unless overridden) / "mariadb" / "percona"
+    name: str
+    status: str  # deprecated / removed
+    since: str | None
+    replacement: str | None
+    source: str
+
+
+# Deprecations and removals from the manuals. An entry applies to every catalog series of its flavor
+# whose series is >= the `since` series (MySQL entries also apply to Percona Server).
+CHANGES: list[Change] = [
+    # MySQL 5.7
+    Change("mysql", "tx_isolation", "deprecated", "5.7.20", "transaction_isolation", MYSQL_OPTVAR_57),
+    Change("mysql", "tx_read_only", "deprecated", "5.7.20", "transaction_read_only", MYSQL_OPTVAR_57),
+    Change("mysql", "query_cache_size", "deprecated", "5.7.20", None, MYSQL_OPTVAR_57),
+    Change("mysql", "query_cache_type", "deprecated", "5.7.20", None, MYSQL_OPTVAR_57),
+    Change("mysql", "query_cache_limit", "deprecated", "5.7.20", None, MYSQL_OPTVAR_57),
+    Change("mysql", "query_cache_min_res_unit", "deprecated", "5.7.20", None, MYSQL_OPTVAR_57),
+    Change("mysql", "query_cache_wlock_invalidate", "deprecated", "5.7.20", None, MYSQL_OPTVAR_57),
+    Change("mysql", "have_query_cache", "deprecated", "5.7.20", None, MYSQL_OPTVAR_57),
+    Change("mysql", "innodb_file_format", "deprecated", "5.7.7", None, MYSQL_OPTVAR_57),
+    Change("mysql", "innodb_large_prefix", "deprecated", "5.7.7", None, MYSQL_OPTVAR_57),
+    Change("mysql", "innodb_support_xa", "deprecated", "5.7.10", None, MYSQL_OPTVAR_57),
+    Change("mysql", "innodb_locks_unsafe_for_binlog", "deprecated", "5.7.0", "transaction_isolation", MYSQL_OPTVAR_57),
+    Change("mysql", "sync_frm", "deprecated", "5.7.6", None, MYSQL_OPTVAR_57),
+    # MySQL 8.0 removals
+    Change("mysql", "tx_isolation", "removed", "8.0.3", "transaction_isolation", MYSQL_OPTVAR_80),
+    Change("mysql", "tx_read_only", "removed", "8.0.3", "transaction_read_only", MYSQL_OPTVAR_80),
+    Change("mysql", "query_cache_size", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "query_cache_type", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "query_cache_limit", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "query_cache_min_res_unit", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "query_cache_wlock_invalidate", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "have_query_cache", "deprecated", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_file_format", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_file_format_check", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_file_format_max", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_large_prefix", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_support_xa", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_locks_unsafe_for_binlog", "removed", "8.0.0", "transaction_isolation", MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_undo_logs", "removed", "8.0.2", "innodb_rollback_segments", MYSQL_OPTVAR_80),
+    Change("mysql", "sync_frm", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
+    Change("mysql", "log_warnings", "removed", "8.0.3", "log_error_verbosity", MYSQL_OPTVAR_80),
+    Change("mysql", "myisam_repair_threads", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "secure_auth", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "old_passwords", "removed", "8.0.11", None, MYSQL_OPTVAR_80),
+    Change("mysql", "ignore_builtin_innodb", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "date_format", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "datetime_format", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "time_format", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "max_tmp_tables", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "multi_range_count", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "log_builtin_as_identified_by_password", "removed", "8.0.11", None, MYSQL_OPTVAR_80),
+    # MySQL 8.0 deprecations
+    Change("mysql", "expire_logs_days", "deprecated", "8.0.3", "binlog_expire_logs_seconds", MYSQL_OPTVAR_80),
+    Change("mysql", "innodb_log_files_in_group", "deprecated", "8.0.30", "innodb_redo_log_capacity", MYSQL_REDO),
+    Change("mysql", "innodb_log_file_size", "deprecated", "8.0.30", "innodb_redo_log_capacity", MYSQL_REDO),
+    Change("mysql", "symbolic_links", "deprecated", "8.0.2", None, MYSQL_OPTVAR_80),
+    Change("mysql", "skip_symbolic_links", "deprecated", "8.0.2", None, MYSQL_OPTVAR_80),
+    Change("mysql", "have_symlink", "deprecated", "8.0.2", None, MYSQL_OPTVAR_80),
+    Change("mysql", "log_slave_updates", "deprecated", "8.0.26", "log_replica_updates", MYSQL_OPTVAR_80),
+    Change("mysql", "slave_parallel_workers", "deprecated", "8.0.26", "replica_parallel_workers", MYSQL_OPTVAR_80),
+    Change("mysql", "slave_parallel_type", "deprecated", "8.0.26", "replica_parallel_type", MYSQL_OPTVAR_80),
+    Change("mysql", "slave_preserve_commit_order", "deprecated", "8.0.26", "replica_preserve_commit_order", MYSQL_OPTVAR_80),
+    Change("mysql", "master_info_repository", "deprecated", "8.0.23", None, MYSQL_OPTVAR_80),
+    Change("mysql", "relay_log_info_repository", "deprecated", "8.0.23", None, MYSQL_OPTVAR_80),
+    Change("mysql", "default_authentication_plugin", "deprecated", "8.0.27", "authentication_policy", MYSQL_OPTVAR_80),
+    Change("mysql", "binlog_format", "deprecated", "8.0.34", None, MYSQL_OPTVAR_80),
+    Change("mysql", "ssl", "deprecated", "8.0.26", "tls_version", MYSQL_OPTVAR_80),
+    Change("mysql", "admin_ssl", "deprecated", "8.0.26", "admin_tls_version", MYSQL_OPTVAR_80),
+    Change("mysql", "character_set_client_handshake", "deprecated", "8.2.0", None, MYSQL_VR_82),
+    Change("mysql", "binlog_transaction_dependency_tracking", "deprecated", "8.2.0", None, MYSQL_VR_82),
+    Change("mysql", "old", "deprecated", "8.2.0", None, MYSQL_VR_82),
+    Change("mysql", "new", "deprecated", "8.2.0", None, MYSQL_VR_82),
+    # MySQL 8.1–8.4 removals
+    Change("mysql", "expire_logs_days", "removed", "8.2.0", "binlog_expire_logs_seconds", MYSQL_VR_82),
+    Change("mysql", "character_set_client_handshake", "removed", "8.3.0", None, MYSQL_VR_83),
+    Change("mysql", "innodb_api_bk_commit_interval", "removed", "8.3.0", None, MYSQL_VR_83),
+    Change("mysql", "innodb_api_disable_rowlock", "removed", "8.3.0", None, MYSQL_VR_83),
+    Change("mysql", "innodb_api_enable_binlog", "removed", "8.3.0", None, MYSQL_VR_83),
+    Change("mysql", "innodb_api_enable_mdl", "removed", "8.3.0", None, MYSQL_VR_83),
+    Change("mysql", "innodb_api_trx_level", "removed", "8.3.0", None, MYSQL_VR_83),
+    Change("mysql", "admin_ssl", "removed", "8.4.0", "admin_tls_version", MYSQL_VR_84),
+    Change("mysql", "ssl", "removed", "8.4.0", "tls_version", MYSQL_VR_84),
+    Change("mysql", "avoid_temporal_upgrade", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "binlog_transaction_dependency_tracking", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "default_authentication_plugin", "removed", "8.4.0", "authentication_policy", MYSQL_VR_84),
+    Change("mysql", "have_openssl", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "have_ssl", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "master_info_repository", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "relay_log_info_repository", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "log_bin_use_v1_row_events", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "slave_rows_search_algorithms", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "transaction_write_set_extraction", "removed", "8.4.0", None, MYSQL_VR_84),
+    Change("mysql", "skip_host_cache", "removed", "8.4.0", "host_cache_size", MYSQL_VR_84),
+    # MariaDB
+    Change("mariadb", "innodb_log_files_in_group", "deprecated", "10.5.2", None, MARIADB_LOG_FILES),
+    Change("mariadb", "innodb_log_files_in_group", "removed", "10.6.0", None, MARIADB_LOG_FILES),
+    Change("mariadb", "innodb_thread_concurrency", "deprecated", "10.5.5", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_thread_concurrency", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_commit_concurrency", "deprecated", "10.5.5", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_commit_concurrency", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_concurrency_tickets", "deprecated", "10.5.5", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_concurrency_tickets", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_thread_sleep_delay", "deprecated", "10.5.5", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_thread_sleep_delay", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_adaptive_max_sleep_delay", "deprecated", "10.5.5", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_adaptive_max_sleep_delay", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_buffer_pool_instances", "deprecated", "10.5.1", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_buffer_pool_instances", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_page_cleaners", "deprecated", "10.5.1", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_page_cleaners", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_undo_logs", "deprecated", "10.5.0", "innodb_undo_tablespaces", MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_undo_logs", "removed", "10.6.0", "innodb_undo_tablespaces", MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_log_optimize_ddl", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_checksums", "removed", "10.6.0", "innodb_checksum_algorithm", MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_locks_unsafe_for_binlog", "removed", "10.6.0", "transaction_isolation", MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_rollback_segments", "removed", "10.6.0", "innodb_undo_tablespaces", MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_scrub_log", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_scrub_log_speed", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_replication_delay", "removed", "10.6.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_change_buffering", "deprecated", "10.9.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_change_buffering", "removed", "11.0.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_change_buffer_max_size", "removed", "11.0.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_defragment", "removed", "11.1.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_defragment_n_pages", "removed", "11.1.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_defragment_stats_accuracy", "removed", "11.1.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_defragment_fill_factor", "removed", "11.1.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_defragment_fill_factor_n_recs", "removed", "11.1.0", None, MARIADB_INNODB_VARS),
+    Change("mariadb", "innodb_defragment_frequency", "removed", "11.1.0", None, MARIADB_INNODB_VARS),
+    # Percona Server 8.0
+    Change("percona", "extra_port", "removed", "8.0.14", "admin_port", PERCONA_TP),
+    Change("percona", "extra_max_connections", "removed", "8.0.14", None, PERCONA_TP),
+]
+
+# Options that are not system variables: `SHOW VARIABLES` never lists them. (Name, where usable.)
+OPTION_ONLY_COMMON = [
+    "defaults_file", "defaults_extra_file", "defaults_group_suffix", "no_defaults", "print_defaults",
+    "login_path", "no_login_paths", "help", "verbose", "version", "console", "user", "skip_grant_tables",
+    "initialize", "initialize_insecure", "validate_config", "bootstrap", "install", "install_manual",
+    "remove", "standalone", "daemonize", "log_bin", "skip_log_bin", "disable_log_bin", "skip_new",
+    "external_locking", "skip_external_locking", "symbolic_links", "skip_symbolic_links", "skip_stack_trace",
+    "core_file", "memlock", "gdb", "chroot", "plugin_load", "plugin_load_add", "early_plugin_load",
+    "temp_pool", "ssl", "skip_ssl", "admin_ssl", "character_set_client_handshake", "transaction_isolation_opt",
+    "transaction_read_only_opt", "binlog_do_db", "binlog_ignore_db", "replicate_do_db", "replicate_ignore_db",
+    "replicate_do_table", "replicate_ignore_table", "replicate_wild_do_table", "replicate_wild_ignore_table",
+    "replicate_rewrite_db", "replicate_same_server_id", "log_short_format", "safe_user_create",
+    "skip_partition", "des_key_file", "performance_schema_instrument", "performance_schema_consumer_events_stages_current",
+    "ansi", "allow_suspicious_udfs", "abort_slave_event_count", "disconnect_slave_event_count",
+    "log_isam", "log_tc", "log_tc_size", "upgrade", "upgrade_system_tables", "exit_info", "debug_info",
+    "flashback", "wsrep_new_cluster", "language", "tc_heuristic_recover", "user_variables", "sporadic_binlog_dump_fail",
+    "no_monitor", "myisam_block_size", "partition", "test_expect_abort", "test_ignore_wrong_options",
+    "open_files_limit_opt",
+]
+
+# Files and directories: the value is a file-system name, not free text.
+PATH_NAMES = {
+    "basedir", "datadir", "tmpdir", "socket", "pid_file", "log_error", "general_log_file", "slow_query_log_file",
+    "log_bin", "log_bin_index", "log_bin_basename", "relay_log", "relay_log_index", "relay_log_basename",
+    "relay_log_info_file", "master_info_file", "secure_file_priv", "plugin_dir", "character_sets_dir",
+    "lc_messages_dir", "innodb_data_home_dir", "innodb_log_group_home_dir", "innodb_undo_directory",
+    "innodb_tmpdir", "innodb_temp_tablespaces_dir", "innodb_doublewrite_dir", "innodb_directories",
+    "innodb_buffer_pool_filename", "slave_load_tmpdir", "replica_load_tmpdir", "ssl_ca", "ssl_capath",
+    "ssl_cert", "ssl_key", "ssl_crl", "ssl_crlpath", "admin_ssl_ca", "admin_ssl_capath", "admin_ssl_cert",
+    "admin_ssl_key", "admin_ssl_crl", "admin_ssl_crlpath", "init_file", "defaults_file", "defaults_extra_file",
+    "chroot", "language", "keyring_file_data", "des_key_file", "log_tc", "tmp_dir", "aria_log_dir_path",
+    "caching_sha2_password_private_key_path", "caching_sha2_password_public_key_path",
+    "sha256_password_private_key_path", "sha256_password_public_key_path", "innodb_redo_log_archive_dirs",
+    "wsrep_data_home_dir", "general_log_file", "log_slow_query_file", "server_audit_file_path",
+}
+
+# Integer options that are byte counts (the server reads K/M/G suffixes for every numeric option; these
+# are the ones where the number *is* a size, so mytune prints and compares them as sizes).
+SIZE_EXTRA = {
+    "max_allowed_packet", "slave_max_allowed_packet", "replica_max_allowed_packet", "innodb_redo_log_capacity",
+    "myisam_max_sort_file_size", "query_cache_limit", "query_cache_min_res_unit", "net_buffer_length",
+    "thread_stack", "group_concat_max_len", "relay_log_space_limit", "max_session_mem_used",
+    "slave_parallel_max_queued", "innodb_ft_result_cache_limit", "max_length_for_sort_data",
+    "replica_pending_jobs_size_max", "slave_pending_jobs_size_max", "temptable_max_ram", "temptable_max_mmap",
+    "innodb_log_file_size", "max_binlog_size", "max_relay_log_size", "innodb_buffer_pool_chunk_size",
+    "key_cache_block_size", "query_alloc_block_size", "range_alloc_block_size", "transaction_alloc_block_size",
+    "aria_block_size", "innodb_page_size", "myisam_mmap_size", "innodb_online_alter_log_max_size",
+    "binlog_row_event_max_size", "innodb_log_write_ahead_size", "parser_max_mem_size",
+    "range_optimizer_max_mem_size", "optimizer_trace_max_mem_size", "large_page_size", "log_tc_size",
+    "max_binlog_cache_size", "max_binlog_stmt_cache_size", "innodb_max_undo_log_size",
+}
+SIZE_NOT = {
+    "thread_cache_size", "host_cache_size", "innodb_purge_batch_size", "innodb_sync_array_size",
+    "metadata_locks_cache_size", "histogram_size", "innodb_change_buffer_max_size", "max_join_size",
+    "ssl_session_cache_size", "thread_pool_size", "gtid_cleanup_batch_size", "innodb_doublewrite_batch_size",
+    "innodb_ft_max_token_size", "innodb_ft_min_token_size", "delayed_queue_size", "innodb_lru_flush_size",
+    "aria_pagecache_file_hash_size", "myisam_data_pointer_size", "binlog_transaction_dependency_history_size",
+    "innodb_log_spin_cpu_abs_lwm", "wsrep_max_ws_size", "max_digest_length", "innodb_doublewrite_pages",
+    "tablespace_definition_cache", "schema_definition_cache", "stored_program_definition_cache",
+    "innodb_stats_persistent_sample_pages", "thread_pool_max_threads", "table_open_cache",
+    "rpl_semi_sync_master_timeout", "innodb_buffer_pool_dump_pct", "max_sort_length",
+}
+
+
+def is_size_name(name: str) -> bool:
+    if name in SIZE_NOT or "history" in name or name.startswith("performance_schema"):
+        return False
+    if name in SIZE_EXTRA:
+        return True
+    return bool(re.search(r"(_size|_buffer|_buff_size)$", name))
+
+
+# MySQL enums and sets (the help file only says `=name`); values from the manuals.
+MYSQL_ENUMS: dict[str, tuple[str, list[str]]] = {
+    "innodb_flush_method": ("enum", ["fsync", "O_DSYNC", "littlesync", "nosync", "O_DIRECT", "O_DIRECT_NO_FSYNC"]),
+    "binlog_format": ("enum", ["ROW", "STATEMENT", "MIXED"]),
+    "transaction_isolation": ("enum", ["READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"]),
+    "tx_isolation": ("enum", ["READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"]),
+    "thread_handling": ("enum", ["no-threads", "one-thread-per-connection", "loaded-dynamically"]),
+    "binlog_row_image": ("enum", ["FULL", "MINIMAL", "NOBLOB"]),
+    "binlog_checksum": ("enum", ["NONE", "CRC32"]),
+    "binlog_error_action": ("enum", ["IGNORE_ERROR", "ABORT_SERVER"]),
+    "binlog_row_metadata": ("enum", ["MINIMAL", "FULL"]),
+    "binlog_transaction_dependency_tracking": ("enum", ["COMMIT_ORDER", "WRITESET", "WRITESET_SESSION"]),
+    "innodb_default_row_format": ("enum", ["REDUNDANT", "COMPACT", "DYNAMIC"]),
+    "innodb_change_buffering": ("enum", ["none", "inserts", "deletes", "changes", "purges", "all"]),
+    "innodb_checksum_algorithm": ("enum", ["crc32", "strict_crc32", "innodb", "strict_innodb", "none", "strict_none"]),
+    "innodb_stats_method": ("enum", ["nulls_equal", "nulls_unequal", "nulls_ignored"]),
+    "innodb_file_format": ("enum", ["Antelope", "Barracuda"]),
+    "innodb_file_format_max": ("enum", ["Antelope", "Barracuda"]),
+    "gtid_mode": ("enum", ["OFF", "OFF_PERMISSIVE", "ON_PERMISSIVE", "ON"]),
+    "enforce_gtid_consistency": ("enum", ["OFF", "ON", "WARN"]),
+    "log_timestamps": ("enum", ["UTC", "SYSTEM"]),
+    "log_output": ("set", ["TABLE", "FILE", "NONE"]),
+    "slave_exec_mode": ("enum", ["STRICT", "IDEMPOTENT"]),
+    "replica_exec_mode": ("enum", ["STRICT", "IDEMPOTENT"]),
+    "slave_parallel_type": ("enum", ["DATABASE", "LOGICAL_CLOCK"]),
+    "replica_parallel_type": ("enum", ["DATABASE", "LOGICAL_CLOCK"]),
+    "master_info_repository": ("enum", ["FILE", "TABLE"]),
+    "relay_log_info_repository": ("enum", ["FILE", "TABLE"]),
+    "completion_type": ("enum", ["NO_CHAIN", "CHAIN", "RELEASE", "0", "1", "2"]),
+    "concurrent_insert": ("enum", ["NEVER", "AUTO", "ALWAYS", "0", "1", "2"]),
+    "delay_key_write": ("enum", ["OFF", "ON", "ALL"]),
+    "myisam_recover_options": ("set", ["OFF", "DEFAULT", "BACKUP", "FORCE", "QUICK"]),
+    "myisam_stats_method": ("enum", ["nulls_unequal", "nulls_equal", "nulls_ignored"]),
+    "internal_tmp_disk_storage_engine": ("enum", ["MYISAM", "INNODB"]),
+    "internal_tmp_mem_storage_engine": ("enum", ["MEMORY", "TempTable"]),
+    "event_scheduler": ("enum", ["ON", "OFF", "DISABLED"]),
+    "session_track_transaction_info": ("enum", ["OFF", "STATE", "CHARACTERISTICS"]),
+    "tls_version": ("set", ["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"]),
+    "admin_tls_version": ("set", ["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"]),
+    "ssl_fips_mode": ("enum", ["OFF", "ON", "STRICT"]),
+    "explicit_defaults_for_timestamp": ("bool", []),
+    "sql_mode": ("set", [
+        "ALLOW_INVALID_DATES", "ANSI_QUOTES", "ERROR_FOR_DIVISION_BY_ZERO", "HIGH_NOT_PRECEDENCE", "IGNORE_SPACE",
+        "NO_AUTO_VALUE_ON_ZERO", "NO_BACKSLASH_ESCAPES", "NO_DIR_IN_CREATE", "NO_ENGINE_SUBSTITUTION",
+        "NO_UNSIGNED_SUBTRACTION", "NO_ZERO_DATE", "NO_ZERO_IN_DATE", "ONLY_FULL_GROUP_BY", "PAD_CHAR_TO_FULL_LENGTH",
+        "PIPES_AS_CONCAT", "REAL_AS_FLOAT", "STRICT_ALL_TABLES", "STRICT_TRANS_TABLES", "TIME_TRUNCATE_FRACTIONAL",
+        "ANSI", "TRADITIONAL",
+    ]),
+}
+MYSQL57_SQL_MODE_EXTRA = ["NO_AUTO_CREATE_USER", "NO_FIELD_OPTIONS", "NO_KEY_OPTIONS", "NO_TABLE_OPTIONS",
+                          "DB2", "MAXDB", "MSSQL", "MYSQL323", "MYSQL40", "ORACLE", "POSTGRESQL"]
+MYSQL_FLOATS = {"long_query_time", "innodb_max_dirty_pages_pct", "innodb_max_dirty_pages_pct_lwm",
+                "innodb_idle_flush_pct_unused", "secondary_engine_cost_threshold"}
+MYSQL_STRINGS = {"default_storage_engine", "default_tmp_storage_engine", "character_set_server",
+                 "collation_server", "init_connect", "optimizer_switch", "bind_address", "innodb_data_file_path",
+                 "innodb_temp_data_file_path", "innodb_monitor_enable", "innodb_monitor_disable",
+                 "innodb_monitor_reset", "innodb_monitor_reset_all", "time_zone", "default_time_zone"}
+
+# Ranges from the MySQL manual for variables mytune reasons about (the help files carry no ranges).
+U64 = 2**64 - 1
+U32 = 2**32 - 1
+MYSQL_RANGES: dict[str, tuple[int | float | None, int | float | None, int | None]] = {
+    "max_connections": (1, 100000, None),
+    "back_log": (1, 65535, None),
+    "max_connect_errors": (1, U64, None),
+    "open_files_limit": (0, None, None),
+    "table_open_cache": (1, 524288, None),
+    "table_definition_cache": (400, 524288, None),
+    "table_open_cache_instances": (1, 64, None),
+    "max_allowed_packet": (1024, 1073741824, 1024),
+    "binlog_cache_size": (4096, U64, 4096),
+    "binlog_stmt_cache_size": (4096, U64, 4096),
+    "max_heap_table_size": (16384, U64, 1024),
+    "tmp_table_size": (1024, U64, None),
+    "read_buffer_size": (8192, 2147479552, 4096),
+    "read_rnd_buffer_size": (1, 2147483647, None),
+    "sort_buffer_size": (32768, U64, None),
+    "join_buffer_size": (128, U64, 128),
+    "thread_cache_size": (0, 16384, None),
+    "key_buffer_size": (0, U64, None),
+    "bulk_insert_buffer_size": (0, U64, None),
+    "myisam_sort_buffer_size": (4096, U64, None),
+    "thread_stack": (131072, U64, 1024),
+    "max_prepared_stmt_count": (0, 4194304, None),
+    "wait_timeout": (1, 31536000, None),
+    "interactive_timeout": (1, 31536000, None),
+    "long_query_time": (0, 31536000, None),
+    "ft_min_word_len": (1, 82, None),
+    "ft_max_word_len": (10, 84, None),
+    "expire_logs_days": (0, 99, None),
+    "binlog_expire_logs_seconds": (0, U32, None),
+    "max_binlog_size": (4096, 1073741824, 4096),
+    "sync_binlog": (0, U32, None),
+    "innodb_buffer_pool_size": (5242880, U64, None),
+    "innodb_buffer_pool_instances": (1, 64, None),
+    "innodb_buffer_pool_chunk_size": (1048576, None, 1048576),
+    "innodb_log_buffer_size": (1048576, U32, None),
+    "innodb_log_file_size": (4194304, None, None),
+    "innodb_log_files_in_group": (2, 100, None),
+    "innodb_redo_log_capacity": (8388608, 137438953472, None),
+    "innodb_flush_log_at_trx_commit": (0, 2, None),
+    "innodb_io_capacity": (100, U32, None),
+    "innodb_io_capacity_max": (100, U32, None),
+    "innodb_read_io_threads": (1, 64, None),
+    "innodb_write_io_threads": (1, 64, None),
+    "innodb_thread_concurrency": (0, 1000, None),
+    "innodb_purge_threads": (1, 32, None),
+    "innodb_page_cleaners": (1, 64, None),
+    "innodb_lru_scan_depth": (100, U64, None),
+    "innodb_max_dirty_pages_pct": (0, 99.999, None),
+    "innodb_max_dirty_pages_pct_lwm": (0, 99.999, None),
+    "innodb_lock_wait_timeout": (1, 1073741824, None),
+    "innodb_open_files": (10, 2147483647, None),
+    "innodb_flush_neighbors": (0, 2, None),
+    "innodb_autoinc_lock_mode": (0, 2, None),
+    "innodb_fast_shutdown": (0, 2, None),
+    "innodb_force_recovery": (0, 6, None),
+    "innodb_sort_buffer_size": (65536, 67108864, None),
+    "innodb_online_alter_log_max_size": (65536, U64, None),
+    "innodb_adaptive_hash_index_parts": (1, 512, None),
+    "innodb_purge_batch_size": (1, 5000, None),
+    "innodb_undo_tablespaces": (0, 127, None),
+    "innodb_ft_min_token_size": (0, 16, None),
+    "innodb_ft_max_token_size": (10, 84, None),
+    "innodb_change_buffer_max_size": (0, 50, None),
+    "innodb_old_blocks_pct": (5, 95, None),
+    "innodb_old_blocks_time": (0, U32, None),
+    "innodb_stats_persistent_sample_pages": (1, U64, None),
+    "innodb_max_undo_log_size": (10485760, U64, None),
+    "query_cache_size": (0, U64, 1024),
+    "query_cache_limit": (0, U64, None),
+    "query_cache_min_res_unit": (512, U64, None),
+    "max_user_connections": (0, U32, None),
+    "net_buffer_length": (1024, 1048576, 1024),
+    "net_read_timeout": (1, 31536000, None),
+    "net_write_timeout": (1, 31536000, None),
+    "connect_timeout": (2, 31536000, None),
+    "group_concat_max_len": (4, U64, None),
+    "max_sort_length": (4, 8388608, None),
+    "lower_case_table_names": (0, 2, None),
+    "server_id": (0, U32, None),
+    "slave_parallel_workers": (0, 1024, None),
+    "replica_parallel_workers": (0, 1024, None),
+    "myisam_max_sort_file_size": (0, None, None),
+    "myisam_repair_threads": (1, U64, None),
+    "temptable_max_ram": (2097152, U64, None),
+    "log_error_verbosity": (1, 3, None),
+    "innodb_doublewrite_pages": (0, 512, None),
+}
+
+# Dynamic (SET GLOBAL) for MySQL variables MariaDB does not share; everything else not listed here
+# takes MariaDB 10.11's READ_ONLY for the same name, and names unknown to both are read-only (N).
+MYSQL_DYNAMIC = {
+    "innodb_redo_log_capacity", "binlog_expire_logs_seconds", "binlog_transaction_dependency_tracking",
+    "binlog_transaction_compression", "binlog_transaction_compression_level_zstd", "transaction_isolation",
+    "transaction_read_only", "innodb_dedicated_server_unused", "innodb_deadlock_detect", "innodb_flush_sync",
+    "innodb_log_checksums", "innodb_fsync_threshold", "innodb_idle_flush_pct", "innodb_log_spin_cpu_abs_lwm",
+    "innodb_log_spin_cpu_pct_hwm", "innodb_log_wait_for_flush_spin_hwm", "innodb_parallel_read_threads",
+    "innodb_ddl_buffer_size", "innodb_ddl_threads", "innodb_segment_reserve_factor", "innodb_extend_and_initialize",
+    "innodb_print_ddl_logs", "innodb_redo_log_encrypt", "innodb_undo_log_encrypt", "innodb_stats_include_delete_marked",
+    "innodb_spin_wait_pause_multiplier", "innodb_buffer_pool_in_core_file", "innodb_fill_factor",
+    "innodb_doublewrite", "innodb_log_writer_threads", "innodb_max_purge_lag_delay", "innodb_thread_concurrency",
+    "innodb_concurrency_tickets", "innodb_thread_sleep_delay", "innodb_adaptive_max_sleep_delay",
+    "innodb_commit_concurrency", "innodb_replication_delay", "log_error_verbosity", "log_error_suppression_list",
+    "log_error_services", "admin_tls_version", "admin_ssl_cipher", "replica_parallel_workers",
+    "replica_parallel_type", "replica_preserve_commit_order", "log_replica_updates_unused", "temptable_max_ram",
+    "temptable_max_mmap", "temptable_use_mmap", "internal_tmp_mem_storage_engine", "authentication_policy",
+    "require_secure_transport", "tls_version", "ssl_fips_mode", "generated_random_password_length",
+    "password_history", "password_reuse_interval", "password_require_current", "partial_revokes",
+    "activate_all_roles_on_login", "mandatory_roles", "sql_require_primary_key", "windowing_use_high_precision",
+    "cte_max_recursion_depth", "regexp_stack_limit", "regexp_time_limit", "information_schema_stats_expiry",
+    "show_create_table_verbosity", "select_into_buffer_size", "select_into_disk_sync",
+    "select_into_disk_sync_delay", "schema_definition_cache", "tablespace_definition_cache",
+    "stored_program_definition_cache", "histogram_generation_max_mem_size", "binlog_row_value_options",
+    "binlog_row_metadata", "binlog_encryption", "binlog_rotate_encryption_master_key_at_startup_unused",
+    "default_collation_for_utf8mb4", "default_table_encryption", "table_encryption_privilege_check",
+    "print_identified_with_as_hex", "sql_generate_invisible_primary_key", "show_gipk_in_create_table_and_information_schema",
+    "explain_format", "terminology_use_previous", "xa_detach_on_prepare", "replication_optimize_for_static_plugin_config",
+    "replication_sender_observe_commit_only", "group_replication_consistency", "innodb_monitor_enable",
+    "innodb_monitor_disable", "innodb_monitor_reset", "innodb_monitor_reset_all", "innodb_undo_log_truncate",
+    "innodb_purge_rseg_truncate_frequency", "innodb_max_undo_log_size", "expire_logs_days", "log_slow_extra",
+    "log_slow_admin_statements", "log_slow_replica_statements", "log_slow_slave_statements",
+    "log_throttle_queries_not_using_indexes", "log_statements_unsafe_for_binlog", "log_timestamps",
+    "binlog_error_action", "binlog_max_flush_queue_time", "binlog_order_commits", "binlog_group_commit_sync_delay",
+    "binlog_group_commit_sync_no_delay_count", "slave_rows_search_algorithms", "slave_pending_jobs_size_max",
+    "replica_pending_jobs_size_max", "slave_checkpoint_group", "slave_checkpoint_period",
+    "replica_checkpoint_group", "replica_checkpoint_period", "rpl_stop_slave_timeout", "rpl_stop_replica_timeout",
+    "master_verify_checksum", "source_verify_checksum", "slave_sql_verify_checksum", "replica_sql_verify_checksum",
+    "gtid_mode", "enforce_gtid_consistency", "gtid_executed_compression_period", "binlog_gtid_simple_recovery_unused",
+    "end_markers_in_json", "eq_range_index_dive_limit", "optimizer_trace", "optimizer_trace_features",
+    "optimizer_trace_limit", "optimizer_trace_offset", "optimizer_trace_max_mem_size", "range_optimizer_max_mem_size",
+    "internal_tmp_disk_storage_engine", "show_compatibility_56", "log_builtin_as_identified_by_password",
+    "default_password_lifetime", "disconnect_on_expired_password_unused", "check_proxy_users",
+    "mysql_native_password_proxy_users", "sha256_password_proxy_users", "offline_mode", "super_read_only",
+    "session_track_gtids", "session_track_transaction_info", "keyring_operations", "block_encryption_mode",
+    "innodb_log_write_ahead_size", "innodb_flush_log_at_timeout", "innodb_status_output", "innodb_status_output_locks",
+    "innodb_undo_logs", "innodb_rollback_segments", "innodb_temp_tablespaces_dir_unused", "innodb_default_row_format",
+    "innodb_compression_level", "innodb_compression_failure_threshold_pct", "innodb_compression_pad_pct_max",
+    "innodb_cmp_per_index_enabled", "innodb_buffer_pool_dump_pct", "innodb_file_format", "innodb_file_format_max",
+    "innodb_large_prefix", "innodb_support_xa", "innodb_checksums_unused", "innodb_log_compressed_pages",
+    "innodb_stats_auto_recalc", "innodb_stats_persistent", "innodb_stats_persistent_sample_pages",
+    "innodb_stats_transient_sample_pages", "innodb_stats_sample_pages", "innodb_api_bk_commit_interval",
+    "innodb_api_trx_level", "innodb_ft_enable_diag_print", "innodb_ft_aux_table", "innodb_ft_num_word_optimize",
+    "innodb_ft_result_cache_limit", "innodb_ft_server_stopword_table", "innodb_ft_user_stopword_table",
+    "innodb_ft_enable_stopword", "innodb_random_read_ahead", "innodb_read_ahead_threshold",
+    "innodb_adaptive_flushing_lwm", "innodb_flushing_avg_loops", "innodb_max_dirty_pages_pct_lwm",
+    "innodb_disable_sort_file_cache", "innodb_optimize_fulltext_only", "innodb_sync_spin_loops",
+    "innodb_spin_wait_delay", "innodb_autoextend_increment", "innodb_change_buffering",
+    "innodb_change_buffer_max_size", "innodb_old_blocks_pct", "innodb_old_blocks_time", "innodb_print_all_deadlocks",
+    "innodb_table_locks", "innodb_strict_mode", "innodb_purge_batch_size", "innodb_max_purge_lag",
+    "innodb_lru_scan_depth", "innodb_flush_neighbors", "innodb_io_capacity", "innodb_io_capacity_max",
+    "innodb_adaptive_hash_index", "innodb_adaptive_flushing", "innodb_buffer_pool_size",
+    "innodb_buffer_pool_dump_now", "innodb_buffer_pool_load_now", "innodb_buffer_pool_load_abort",
+    "innodb_buffer_pool_dump_at_shutdown", "innodb_buffer_pool_filename", "innodb_fast_shutdown",
+    "innodb_max_dirty_pages_pct", "innodb_lock_wait_timeout", "innodb_flush_log_at_trx_commit",
+    "innodb_file_per_table", "innodb_stats_on_metadata", "innodb_stats_method", "innodb_checksum_algorithm",
+    "innodb_log_buffer_size", "innodb_online_alter_log_max_size", "innodb_tmpdir", "innodb_undo_tablespaces_unused",
+    "innodb_use_native_aio_unused", "innodb_background_drop_list_empty", "innodb_idle_flush_pct",
+}
+MYSQL_DYNAMIC |= {
+    "admin_ssl_ca", "admin_ssl_capath", "admin_ssl_cert", "admin_ssl_crl", "admin_ssl_crlpath", "admin_ssl_key",
+    "admin_tls_ciphersuites", "avoid_temporal_upgrade", "binlog_expire_logs_auto_purge",
+    "binlog_rows_query_log_events", "binlog_transaction_dependency_history_size", "connection_memory_chunk_size",
+    "connection_memory_limit", "global_connection_memory_limit", "global_connection_memory_tracking", "gtid_purged",
+    "init_replica", "innodb_use_fdatasync", "log_raw", "master_info_repository", "max_execution_time",
+    "max_points_in_geometry", "mysqlx_compression_algorithms", "mysqlx_connect_timeout",
+    "mysqlx_deflate_default_compression_level", "mysqlx_deflate_max_client_compression_level",
+    "mysqlx_document_id_unique_prefix", "mysqlx_enable_hello_notice", "mysqlx_idle_worker_thread_timeout",
+    "mysqlx_interactive_timeout", "mysqlx_max_allowed_packet", "mysqlx_max_connections", "mysqlx_min_worker_threads",
+    "mysqlx_read_timeout", "mysqlx_wait_timeout", "mysqlx_write_timeout", "mysqlx_zstd_default_compression_level",
+    "mysqlx_zstd_max_client_compression_level", "new", "optimizer_max_subgraph_pairs", "parser_max_mem_size",
+    "performance_schema_max_digest_sample_age", "performance_schema_show_processlist",
+    "protocol_compression_algorithms", "relay_log_info_repository", "replica_allow_batching",
+    "replica_compressed_protocol", "replica_exec_mode", "replica_max_allowed_packet", "replica_net_timeout",
+    "replica_transaction_retries", "replica_type_conversions", "rpl_read_size", "secondary_engine_cost_threshold",
+    "show_old_temporals", "slave_allow_batching", "slave_parallel_type", "slave_preserve_commit_order",
+    "sql_replica_skip_counter", "ssl_session_cache_mode", "ssl_session_cache_timeout", "sync_source_info",
+    "tls_ciphersuites", "transaction_write_set_extraction", "use_secondary_engine",
+}
+MYSQL_READ_ONLY = {
+    "innodb_log_file_size", "innodb_log_files_in_group", "innodb_page_cleaners", "innodb_buffer_pool_instances",
+    "innodb_read_io_threads", "innodb_write_io_threads", "innodb_purge_threads", "innodb_use_native_aio",
+    "innodb_open_files", "innodb_page_size", "innodb_data_file_path", "innodb_flush_method", "innodb_doublewrite_dir",
+    "innodb_doublewrite_files", "innodb_dedicated_server", "innodb_undo_directory", "innodb_log_group_home_dir",
+    "innodb_data_home_dir", "innodb_temp_data_file_path", "innodb_temp_tablespaces_dir", "innodb_directories",
+    "innodb_buffer_pool_chunk_size", "innodb_buffer_pool_load_at_startup", "innodb_force_recovery",
+    "innodb_read_only", "innodb_rollback_on_timeout", "innodb_sync_array_size", "innodb_autoinc_lock_mode",
+    "innodb_ft_cache_size", "innodb_ft_total_cache_size", "innodb_ft_max_token_size", "innodb_ft_min_token_size",
+    "innodb_ft_sort_pll_degree", "innodb_sort_buffer_size", "innodb_adaptive_hash_index_parts",
+    "innodb_numa_interleave", "innodb_validate_tablespace_paths", "innodb_use_fdatasync_unused",
+    "innodb_api_enable_binlog", "innodb_api_enable_mdl", "innodb_api_disable_rowlock", "innodb_version",
+    "innodb_file_format_check", "innodb_locks_unsafe_for_binlog", "innodb_force_load_corrupted",
+    "innodb_undo_tablespaces", "innodb_log_spin_cpu_abs_lwm_unused", "innodb_doublewrite_pages",
+    "innodb_buffer_pool_in_core_file_unused", "innodb_checksums", "innodb_redo_log_archive_dirs",
+    "thread_handling", "thread_stack", "back_log", "open_files_limit", "table_open_cache_instances",
+    "skip_name_resolve", "skip_networking", "skip_external_locking", "datadir", "basedir", "socket", "port",
+    "pid_file", "bind_address", "admin_address", "admin_port", "log_bin", "log_bin_basename", "log_bin_index",
+    "relay_log", "relay_log_index", "server_uuid", "lower_case_table_names", "performance_schema",
+    "character_set_filesystem_unused", "secure_file_priv", "plugin_dir", "tmpdir", "log_error", "skip_show_database",
+    "large_pages", "large_page_size", "myisam_recover_options", "myisam_mmap_size", "key_cache_block_size_unused",
+    "explicit_defaults_for_timestamp_unused", "ft_min_word_len", "ft_max_word_len", "ft_query_expansion_limit",
+    "ft_stopword_file", "log_slave_updates", "log_replica_updates", "relay_log_recovery", "relay_log_info_file",
+    "master_info_file", "gtid_executed_compression_period_unused", "binlog_gtid_simple_recovery",
+    "report_host", "report_port", "report_user", "report_password", "slave_load_tmpdir", "replica_load_tmpdir",
+    "disabled_storage_engines", "default_authentication_plugin", "lc_messages_dir", "character_sets_dir",
+    "init_file", "core_file", "memlock", "log_tc_size", "max_digest_length", "persisted_globals_load",
+    "skip_slave_start", "skip_replica_start", "upgrade", "create_admin_listener_thread", "caching_sha2_password_auto_generate_rsa_keys",
+    "sha256_password_auto_generate_rsa_keys", "auto_generate_certs", "caching_sha2_password_private_key_path",
+    "caching_sha2_password_public_key_path", "sha256_password_private_key_path", "sha256_password_public_key_path",
+    "mysqlx", "temptable_use_mmap_unused", "binlog_rotate_encryption_master_key_at_startup", "daemon_memcached_option",
+    "log_bin_use_v1_row_events_unused", "ngram_token_size", "myisam_repair_threads_unused", "mysql_native_password",
+    "have_ssl", "have_openssl", "have_symlink", "have_query_cache", "version", "version_comment", "hostname",
+}
+
+# Percona Server 8.0 additions on top of MySQL 8.0 (names, kinds and defaults from Percona's manual).
+# (name, kind, min, max, values, default, dynamic, note)
+PERCONA_80_ADDITIONS = [
+    ("thread_pool_size", "int", 1, 1024, None, None, True, "default: number of CPUs"),
+    ("thread_pool_oversubscribe", "int", 1, 1000, None, "3", True, None),
+    ("thread_pool_stall_limit", "int", 4, 600, None, "500", True, "milliseconds"),
+    ("thread_pool_max_threads", "int", 1, 100000, None, "100000", True, None),
+    ("thread_pool_idle_timeout", "int", 1, U32, None, "60", True, "seconds"),
+    ("thread_pool_high_prio_mode", "enum", None, None, ["transactions", "statements", "none"], "transactions", True, None),
+    ("thread_pool_high_prio_tickets", "int", 0, U32, None, "4294967295", True, None),
+    ("enforce_storage_engine", "string", None, None, None, None, False, None),
+    ("expand_fast_index_creation", "bool", None, None, None, "OFF", True, None),
+    ("have_backup_locks", "enum", None, None, ["YES", "NO"], "YES", False, None),
+    ("innodb_corrupt_table_action", "enum", None, None, ["assert", "warn", "salvage"], "assert", True, None),
+    ("innodb_kill_idle_transaction", "int", 0, U32, None, "0", True, "seconds"),
+    ("innodb_print_lock_wait_timeout_info", "bool", None, None, None, "OFF", True, None),
+    ("innodb_show_locks_held", "int", 0, 1000, None, "10", True, None),
+    ("innodb_empty_free_list_algorithm", "enum", None, None, ["legacy", "backoff"], "legacy", True, None),
+    ("innodb_cleaner_lsn_age_factor", "enum", None, None, ["legacy", "high_checkpoint"], "high_checkpoint", True, None),
+    ("log_slow_filter", "set", None, None, ["full_scan", "full_join", "tmp_table", "tmp_table_on_disk", "filesort", "filesort_on_disk"], "", True, None),
+    ("log_slow_rate_limit", "int", 1, 1000, None, "1", True, None),
+    ("log_slow_rate_type", "enum", None, None, ["session", "query"], "session", True, None),
+    ("log_slow_sp_statements", "enum", None, None, ["OFF", "ON", "OFF_NO_CALLS"], "ON", True, None),
+    ("log_slow_verbosity", "set", None, None, ["microtime", "query_plan", "innodb", "profiling", "profiling_use_getrusage", "minimal", "standard", "full"], "", True, None),
+    ("slow_query_log_use_global_control", "set", None, None, ["none", "log_slow_filter", "log_slow_rate_limit", "log_slow_verbosity", "long_query_time", "min_examined_row_limit", "all"], "", True, None),
+    ("slow_query_log_always_write_time", "float", 0, None, None, "10", True, "seconds"),
+    ("proxy_protocol_networks", "string", None, None, None, "", False, None),
+    ("csv_mode", "set", None, None, ["IETF_QUOTES"], "", True, None),
+]
+
+# MySQL 8.4 InnoDB variables new since 8.0.32 (the 8.4 help file leaves InnoDB out).
+MYSQL_84_INNODB_NEW = [
+    ("innodb_log_writer_threads", "bool"),
+    ("innodb_doublewrite_pages", "int"),
+]
+# 8.4 default changes that matter for advice (manual: "InnoDB system variable default value changes").
+MYSQL_84_DEFAULTS = {
+    "innodb_io_capacity": "10000", "innodb_io_capacity_max": None, "innodb_log_buffer_size": "67108864",
+    "innodb_adaptive_hash_index": "OFF", "innodb_change_buffering": "none", "innodb_doublewrite_files": "2",
+    "innodb_flush_method": "O_DIRECT", "innodb_numa_interleave": "ON", "innodb_page_cleaners": None,
+    "innodb_parallel_read_threads": None, "innodb_purge_threads": None, "innodb_read_io_threads": None,
+    "innodb_use_fdatasync": "ON", "temptable_max_ram": None, "temptable_max_mmap": "0",
+    "temptable_use_mmap": "OFF", "innodb_buffer_pool_instances": None, "innodb_buffer_pool_in_core_file": None,
+}
+
+ENTERPRISE_NOTE = ("pool-of-threads is not available: the thread pool is a MySQL Enterprise plugin "
+                   "(Enterprise-only); Community servers accept one-thread-per-connection or no-threads")
+
+# --------------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Rec:
+    name: str
+    kind: str = "string"
+    min: str = ""
+    max: str = ""
+    block: str = ""
+    values: list[str] = field(default_factory=list)
+    default: str | None = None
+    dynamic: bool = False
+    sysvar: bool = True
+    status: str = "current"
+    since: str = ""
+    repl: str = ""
+    note: str = ""
+
+    def line(self) -> str:
+        def clean(s: str) -> str:
+            return s.replace("\t", " ").replace("\n", " ").replace("\\", "\\\\")
+
+        default = "\\N" if self.default is None else clean(self.default)
+        return "\t".join([
+            self.name, self.kind, self.min, self.max, self.block, ",".join(self.values), default,
+            "Y" if self.dynamic else "N", "Y" if self.sysvar else "N", self.status, self.since, self.repl,
+            clean(self.note),
+        ])
+
+
+def canon(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def vtuple(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
+
+
+# --------------------------------------------------------------------------------------------------
+# Parsers
+# --------------------------------------------------------------------------------------------------
+
+OPT_RE = re.compile(r"^(\s*)(?:-\S, )?--([A-Za-z0-9][A-Za-z0-9_.-]*)(\[=#\]|=#|\[=name\]|=name)?(?=\s|$)")
+
+
+@dataclass
+class HelpOpt:
+    arg: str  # none / num / name
+    desc: str = ""
+    default: str | None = None
+    in_defaults: bool = False
+
+
+def parse_help(path: Path) -> dict[str, HelpOpt]:
+    lines = path.read_text(errors="replace").splitlines()
+    opts: dict[str, HelpOpt] = {}
+    current: HelpOpt | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("Variables (--variable-name=value)"):
+            break
+        m = OPT_RE.match(line)
+        ok = False
+        if m:
+            indent = len(m.group(1))
+            rest = line[m.end():]
+            # Option lines without a description on the same line end in one space; a
+            # description line that merely starts with "--name" does not.
+            if indent == 0 or (rest.strip() == "" and rest != ""):
+                ok = True
+            elif rest.startswith("  "):
+                ok = True
+            elif rest.startswith(" ") and m.end() + 1 == indent + 20:
+                ok = True
+        if ok and m:
+            arg = m.group(3) or ""
+            kind = "num" if "#" in arg else ("name" if "name" in arg else "none")
+            current = HelpOpt(kind, line[m.end():].strip())
+            opts.setdefault(canon(m.group(2)), current)
+        elif current is not None:
+            current.desc += " " + line.strip()
+        i += 1
+    # defaults table
+    for line in lines[i + 1:]:
+        if not line.strip() or line.startswith("---") or line.startswith("and boolean options"):
+            continue
+        if line.startswith("To see what values"):
+            break
+        parts = line.split(None, 1)
+        name = canon(parts[0])
+        value = parts[1].strip() if len(parts) > 1 else ""
+        opt = opts.get(name)
+        if opt is None:
+            continue
+        opt.in_defaults = True
+        if value == "(No default value)" or "####" in value or "MYSQL" in value or "/" in value and "mysql-test" in value:
+            opt.default = None
+        else:
+            opt.default = value
+    return opts
+
+
+def parse_tsv_sysvars(path: Path) -> dict[str, dict[str, str]]:
+    out = {}
+    with path.open(newline="") as f:
+        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    head = rows[0]
+    for row in rows[1:]:
+        if len(row) != len(head):
+            continue
+        d = dict(zip(head, row))
+        out[canon(d["VARIABLE_NAME"])] = d
+    return out
+
+
+CSV_RE = re.compile(
+    r'"([A-Z0-9_]+)","(.*?)","(.*?)","([A-Z-]+)","(.*?)","(GLOBAL|SESSION|SESSION ONLY)","([A-Z ]+)","(.*?)",'
+    r'"([^"]*)","([^"]*)","([^"]*)","([^"]*)","(YES|NO)","([A-Z]+)","([^"]*)"',
+    re.S,
+)
+CSV_COLS = ["VARIABLE_NAME", "SESSION_VALUE", "GLOBAL_VALUE", "GLOBAL_VALUE_ORIGIN", "DEFAULT_VALUE",
+            "VARIABLE_SCOPE", "VARIABLE_TYPE", "VARIABLE_COMMENT", "NUMERIC_MIN_VALUE", "NUMERIC_MAX_VALUE",
+            "NUMERIC_BLOCK_SIZE", "ENUM_VALUE_LIST", "READ_ONLY", "COMMAND_LINE_ARGUMENT", "GLOBAL_VALUE_PATH"]
+
+
+def parse_csv_sysvars(path: Path) -> dict[str, dict[str, str]]:
+    """The mysqltuner CSV dumps: records joined without newlines, 15 quoted columns."""
+    text = path.read_text(errors="replace")
+    out = {}
+    for m in CSV_RE.finditer(text):
+        d = dict(zip(CSV_COLS, m.groups()))
+        out[canon(d["VARIABLE_NAME"])] = d
+    return out
+
+
+def parse_result_sysvars(path: Path) -> dict[str, dict[str, str]]:
+    """mysql-test sysvars_*.result: `COLUMN<TAB>value` lines, records start at VARIABLE_NAME."""
+    out: dict[str, dict[str, str]] = {}
+    cur: dict[str, str] | None = None
+    for line in path.read_text(errors="replace").splitlines():
+        if "\t" not in line:
+            continue
+        k, v = line.split("\t", 1)
+        if k == "VARIABLE_NAME":
+            cur = {"VARIABLE_NAME": v}
+            out[canon(v)] = cur
+        elif cur is not None and re.fullmatch(r"[A-Z_]+", k):
+            cur[k] = v
+    return out
+
+
+def load_dump_vars(path: Path) -> dict[str, str]:
+    d = json.loads(path.read_text())
+    # Some keys are mangled in these files ("_password_proxy_users", ""): keep real names only.
+    return {canon(k): str(v) for k, v in d["Variables"].items() if re.fullmatch(r"[a-z][a-z0-9_]*", k)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Builders
+# --------------------------------------------------------------------------------------------------
+
+
+def norm_default(v: str | None) -> str | None:
+    if v is None:
+        return None
+    if v in ("NULL", "(No default value)") or "####" in v:
+        return None
+    up = v.upper()
+    if up == "TRUE":
+        return "ON"
+    if up == "FALSE":
+        return "OFF"
+    return v
+
+
+def from_mariadb_sysvar(name: str, d: dict[str, str]) -> Rec:
+    t = d.get("VARIABLE_TYPE", "")
+    r = Rec(name)
+    nmin, nmax, blk = d.get("NUMERIC_MIN_VALUE", "NULL"), d.get("NUMERIC_MAX_VALUE", "NULL"), d.get("NUMERIC_BLOCK_SIZE", "NULL")
+    enum = d.get("ENUM_VALUE_LIST", "NULL")
+    if t == "BOOLEAN":
+        r.kind = "bool"
+    elif t in ("INT", "BIGINT", "INT UNSIGNED", "BIGINT UNSIGNED"):
+        r.kind = "size" if is_size_name(name) and "UNSIGNED" in t else "int"
+        r.min = "" if nmin == "NULL" else nmin
+        r.max = "" if nmax == "NULL" else nmax
+        if blk not in ("NULL", "1", "0"):
+            r.block = blk
+    elif t == "DOUBLE":
+        r.kind = "float"
+        r.min = "" if nmin == "NULL" else nmin
+        r.max = "" if nmax == "NULL" else nmax
+    elif t == "ENUM" and enum == "NULL":  # e.g. character sets: any known name
+        r.kind = "string"
+    elif t == "ENUM":
+        r.kind = "enum"
+        r.values = enum.split(",") if enum != "NULL" else []
+    elif t == "SET":
+        r.kind = "set"
+        r.values = enum.split(",") if enum != "NULL" else []
+    else:
+        r.kind = "path" if name in PATH_NAMES else "string"
+        if t == "FLAGSET":
+            r.note = "flag set: name=on|off|default, comma-separated"
+    r.default = norm_default(d.get("DEFAULT_VALUE"))
+    r.dynamic = d.get("READ_ONLY", "YES") == "NO"
+    r.sysvar = True
+    comment = d.get("VARIABLE_COMMENT", "")
+    if re.search(r"\bdeprecated\b", comment, re.I):
+        r.status = "deprecated"
+    if d.get("COMMAND_LINE_ARGUMENT", "") == "NULL":
+        r.note = (r.note + "; " if r.note else "") + "not settable in an option file (no command-line form)"
+    return r
+
+
+def from_help(name: str, h: HelpOpt, flavor: str) -> Rec:
+    r = Rec(name)
+    if h.arg == "none":
+        r.kind = "bool"
+    elif h.arg == "num":
+        r.kind = "size" if is_size_name(name) else "int"
+    else:
+        r.kind = "path" if name in PATH_NAMES else "string"
+    r.default = norm_default(h.default)
+    if re.search(r"\bdeprecated\b", h.desc, re.I) and not re.search(r"deprecated (?:and will be removed )?in favou?r", h.desc, re.I) or re.search(r"option is deprecated|variable is deprecated|is deprecated and", h.desc, re.I):
+        r.status = "deprecated"
+    return r
+
+
+def guess_kind_from_value(name: str, v: str) -> str:
+    if v in ("ON", "OFF"):
+        return "bool"
+    if re.fullmatch(r"-?\d+", v):
+        return "size" if is_size_name(name) else "int"
+    if re.fullmatch(r"-?\d+\.\d+", v):
+        return "float"
+    return "path" if name in PATH_NAMES else "string"
+
+
+def apply_mysql_curation(r: Rec, series: str, maria_ref: dict[str, dict[str, str]]) -> None:
+    name = r.name
+    if name in MYSQL_ENUMS:
+        kind, values = MYSQL_ENUMS[name]
+        r.kind = kind
+        r.values = list(values)
+        if name == "sql_mode" and vtuple(series) < (8, 0):
+            r.values = values + MYSQL57_SQL_MODE_EXTRA
+        if kind == "bool":
+            r.values = []
+    if name in MYSQL_FLOATS:
+        r.kind = "float"
+    if name in MYSQL_STRINGS and r.kind not in ("enum", "set"):
+        r.kind = "string"
+    if name in PATH_NAMES and r.kind == "string":
+        r.kind = "path"
+    if name == "innodb_flush_log_at_trx_commit":
+        r.kind = "int"
+    if name in MYSQL_RANGES and r.kind in ("int", "size", "float"):
+        lo, hi, blk = MYSQL_RANGES[name]
+        r.min = "" if lo is None else str(lo)
+        r.max = "" if hi is None else str(hi)
+        r.block = "" if blk is None else str(blk)
+    if name == "thread_handling":
+        r.note = ENTERPRISE_NOTE
+    # dynamic
+    if name in MYSQL_READ_ONLY:
+        r.dynamic = False
+    elif name in MYSQL_DYNAMIC:
+        r.dynamic = True
+    elif name in maria_ref:
+        r.dynamic = maria_ref[name].get("READ_ONLY", "YES") == "NO"
+    else:
+        r.dynamic = False
+    if not r.sysvar:
+        r.dynamic = False
+
+
+def build_mysql(series: str, help_path: Path, dump: dict[str, str] | None, innodb_names: dict[str, str],
+                maria_ref: dict[str, dict[str, str]], option_only: set[str]) -> dict[str, Rec]:
+    h = parse_help(help_path)
+    recs: dict[str, Rec] = {}
+    for name, opt in h.items():
+        r = from_help(name, opt, "mysql")
+        if dump is not None:
+            r.sysvar = name in dump
+        else:
+            r.sysvar = name not in option_only and opt.in_defaults
+        if name in option_only:
+            r.sysvar = False
+        recs[name] = r
+    # Names the help file leaves out: InnoDB / performance_schema / anything SHOW VARIABLES lists.
+    if dump is not None:
+        for name, value in dump.items():
+            if name in recs:
+                if recs[name].default is None and name.startswith(("innodb", "performance_schema")):
+                    recs[name].default = value
+                continue
+            r = Rec(name, kind=guess_kind_from_value(name, value), default=value, sysvar=True)
+            recs[name] = r
+    for name, value in innodb_names.items():
+        if name not in recs:
+            recs[name] = Rec(name, kind=guess_kind_from_value(name, value), default=value, sysvar=True)
+    for r in recs.values():
+        apply_mysql_curation(r, series, maria_ref)
+    # Options the mysql-test help output filters out but every server has.
+    for name, kind, sysvar in [("user", "string", False), ("skip_grant_tables", "bool", False),
+                               ("skip_name_resolve", "bool", True), ("skip_networking", "bool", True),
+                               ("symbolic_links", "bool", False), ("skip_symbolic_links", "bool", False),
+                               ("skip_external_locking", "bool", True), ("ssl", "bool", False),
+                               ("skip_log_bin", "bool", False), ("disable_log_bin", "bool", False),
+                               ("skip_slave_start", "bool", True), ("skip_show_database", "bool", True),
+                               ("skip_stack_trace", "bool", False), ("core_file", "bool", True),
+                               ("socket", "path", True), ("port", "int", True), ("datadir", "path", True),
+                               ("basedir", "path", True), ("log_error", "path", True), ("pid_file", "path", True),
+                               ("tmpdir", "path", True), ("plugin_dir", "path", True), ("secure_file_priv", "path", True)]:
+        if name not in recs:
+            r = Rec(name, kind=kind, sysvar=sysvar)
+            if dump is not None and name in dump:
+                r.sysvar = True
+            apply_mysql_curation(r, series, maria_ref)
+            recs[name] = r
+    if "skip_grant_tables" in recs:
+        recs["skip_grant_tables"].note = "disables authentication: every user gets full access"
+        recs["skip_grant_tables"].default = "OFF"  # the mysql-test help output runs with it on
+    if "innodb_use_native_aio" in recs:
+        recs["innodb_use_native_aio"].default = "ON"  # the CI dump ran without native AIO
+    if "external_locking" in recs:
+        recs["external_locking"].sysvar = False
+        recs["external_locking"].note = "option form of skip_external_locking (system variable, inverted)"
+    if "log_bin" in recs:
+        recs["log_bin"].kind = "path"
+        recs["log_bin"].sysvar = True
+        recs["log_bin"].note = "option takes an optional base name; the log_bin system variable is read-only ON/OFF"
+    if "version" in recs:  # the --version option prints and exits; the variable is the version string
+        recs["version"] = replace(recs["version"], kind="string", sysvar=True, dynamic=False, default=None,
+                                  note="as an option (--version) it prints the version and exits")
+    return recs
+
+
+def build_mariadb_from_sysvars(sv: dict[str, dict[str, str]], help_opts: dict[str, HelpOpt] | None) -> dict[str, Rec]:
+    recs: dict[str, Rec] = {}
+    for name, d in sv.items():
+        recs[name] = from_mariadb_sysvar(name, d)
+    if help_opts:
+        for name, opt in help_opts.items():
+            if name in recs:
+                r = recs[name]
+                if r.default is None and opt.default is not None and r.kind not in ("path",):
+                    r.default = norm_default(opt.default)
+                if r.status == "current" and from_help(name, opt, "mariadb").status == "deprecated":
+                    r.status = "deprecated"
+                continue
+            r = from_help(name, opt, "mariadb")
+            r.sysvar = False
+            r.dynamic = False
+            recs[name] = r
+    for name in ("user", "skip_grant_tables", "console", "defaults_file", "defaults_extra_file", "no_defaults",
+                 "skip_log_bin", "skip_symbolic_links", "skip_external_locking", "skip_ssl"):
+        if name not in recs:
+            recs[name] = Rec(name, kind="string" if name == "user" else ("path" if "file" in name else "bool"),
+                             sysvar=False)
+    if "skip_grant_tables" in recs:
+        recs["skip_grant_tables"].note = "disables authentication: every user gets full access"
+    if help_opts:
+        for name, r in recs.items():
+            if name in help_opts and r.note.endswith("(no command-line form)"):
+                r.note = ""
+    if "log_bin" in recs:
+        recs["log_bin"].kind = "path"
+        recs["log_bin"].sysvar = True
+        recs["log_bin"].note = "option takes an optional base name; the log_bin system variable is read-only ON/OFF"
+    if "version" in recs:  # the --version option prints and exits; the variable is the version string
+        recs["version"] = replace(recs["version"], kind="string", sysvar=True, dynamic=False, default=None,
+                                  note="as an option (--version) it prints the version and exits")
+    return recs
+
+
+def option_only_fixups(recs: dict[str, Rec]) -> None:
+    for name in ("defaults_file", "defaults_extra_file", "defaults_group_suffix", "no_defaults", "print_defaults",
+                 "login_path", "no_login_paths"):
+        if name in recs:
+            recs[name].sysvar = False
+            recs[name].dynamic = False
+            recs[name].note = "command line only (first argument); not usable in an option file"
+    for name in ("help", "verbose", "version", "initialize", "initialize_insecure", "validate_config"):
+        if name in recs and not recs[name].sysvar:
+            recs[name].note = recs[name].note or "command line only"
+
+
+def apply_changes(recs: dict[str, Rec], flavor: str, series: str, predecessors: list[dict[str, Rec]]) -> list[str]:
+    """Apply curated deprecations/removals. Returns warnings."""
+    warnings = []
+    flavors = {flavor, "mysql"} if flavor == "percona" else {flavor}
+    s = vtuple(series)
+    applicable: dict[str, Change] = {}
+    for ch in CHANGES:
+        if ch.flavor not in flavors or ch.since is None:
+            continue
+        if vtuple(ch.since)[:2] > s:
+            continue
+        prev = applicable.get(ch.name)
+        # later (removed beats deprecated; flavor-specific beats mysql for percona)
+        if prev is None or (ch.flavor == flavor and prev.flavor != flavor) or (
+                ch.flavor == prev.flavor and vtuple(ch.since) >= vtuple(prev.since or "0.0")):
+            applicable[ch.name] = ch
+    for name, ch in applicable.items():
+        if ch.status == "removed":
+            if name in recs and recs[name].status != "removed":
+                warnings.append(f"{flavor}-{series}: {name} is in the raw data but the manual says removed {ch.since}")
+            base = recs.get(name)
+            if base is None:
+                for p in predecessors:
+                    if name in p:
+                        base = replace(p[name])
+                        break
+            if base is None:
+                base = Rec(name)
+            base.status, base.since, base.repl = "removed", ch.since or "", ch.replacement or ""
+            base.dynamic = False
+            recs[name] = base
+        else:
+            r = recs.get(name)
+            if r is None:
+                warnings.append(f"{flavor}-{series}: {name} deprecated per manual but absent from the raw data")
+                continue
+            if r.status != "removed":
+                r.status, r.since, r.repl = "deprecated", ch.since or "", ch.replacement or ""
+    return warnings
+
+
+def carry_removed(recs: dict[str, Rec], prev: dict[str, Rec], domain) -> None:
+    """Names the predecessor series had (within the same raw-data coverage) and this one lacks: removed."""
+    for name, r in prev.items():
+        if name in recs or not domain(name):
+            continue
+        nr = replace(r)
+        if r.status != "removed":
+            nr.status, nr.since, nr.repl = "removed", "", r.repl if r.status == "deprecated" else ""
+        nr.dynamic = False
+        recs[name] = nr
+
+
+# --------------------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------------------
+
+
+def write(out: Path, target: str, recs: dict[str, Rec], header: list[str]) -> None:
+    lines = [f"# mytune variable catalog: {target}"]
+    lines += [f"# {h}" for h in header]
+    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note")
+    lines.append("# generated by scripts/gen-catalog.py; do not edit by hand")
+    for name in sorted(recs):
+        lines.append(recs[name].line())
+    (out / f"{target}.tsv").write_text("\n".join(lines) + "\n")
+    n_rem = sum(1 for r in recs.values() if r.status == "removed")
+    n_dep = sum(1 for r in recs.values() if r.status == "deprecated")
+    print(f"{target}: {len(recs)} entries ({n_dep} deprecated, {n_rem} removed)")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", default=None, help="the shared/ directory (default: ../shared or /work/shared)")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "data" / "catalog"))
+    args = ap.parse_args()
+    root = Path(__file__).resolve().parent.parent
+    shared = Path(args.shared) if args.shared else (root.parent / "shared")
+    if not shared.is_dir():
+        shared = Path("/work/shared")
+    help_dir, sv_dir, dumps = shared / "catalog" / "help", shared / "catalog" / "sysvars", shared / "fixtures" / "dumps"
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    warnings: list[str] = []
+    option_only = set(OPTION_ONLY_COMMON)
+
+    # ---- MariaDB ------------------------------------------------------------------------------------
+    m1011_sv = parse_tsv_sysvars(sv_dir / "mariadb-10.11.19_information_schema.SYSTEM_VARIABLES.tsv")
+    m1011_help = parse_help(help_dir / "mariadb-10.11.19_mariadbd--verbose--help.txt")
+    m105 = build_mariadb_from_sysvars(parse_csv_sysvars(sv_dir / "mysqltuner-examples_mariadb-10.5.19_information_schema.SYSTEM_VARIABLES.csv"), None)
+    m106_sv = parse_csv_sysvars(sv_dir / "mysqltuner-examples_mariadb-10.6.12_information_schema.SYSTEM_VARIABLES.csv")
+    m106 = build_mariadb_from_sysvars(m106_sv, m1011_help)
+    # help options of 10.11 that 10.6 lacks as sysvars are kept only if they are option-only in 10.11
+    for name in list(m106):
+        if not m106[name].sysvar and name in m1011_sv and name not in option_only:
+            del m106[name]
+    option_only_fixups(m106)
+    carry_removed(m106, m105, lambda n: not n.startswith("wsrep"))
+    warnings += apply_changes(m106, "mariadb", "10.6", [m105])
+    write(out, "mariadb-10.6", m106, [
+        "source: information_schema.SYSTEM_VARIABLES of MariaDB 10.6.12 (mysqltuner examples, major/MySQLTuner-perl)",
+        "derived: option-only names (not system variables) from the MariaDB 10.11.19 --verbose --help output;",
+        "  removed entries: names of the 10.5.19 dump absent from 10.6.12, plus the curated table (manual URLs in the script)",
+    ])
+
+    m1011 = build_mariadb_from_sysvars(m1011_sv, m1011_help)
+    option_only_fixups(m1011)
+    carry_removed(m1011, m106, lambda n: not n.startswith("wsrep"))
+    warnings += apply_changes(m1011, "mariadb", "10.11", [m106, m105])
+    write(out, "mariadb-10.11", m1011, [
+        "source: information_schema.SYSTEM_VARIABLES and `mariadbd --verbose --help` of MariaDB 10.11.19",
+        "  (Debian 12 package, default settings, the server installed here); complete, InnoDB included",
+        "removed entries: names of the 10.6 catalog absent from 10.11.19, plus the curated table (manual URLs in the script)",
+    ])
+
+    # 11.4: 10.11.19 + the 11.0/11.1 server sysvars (non-InnoDB) + the 12.x InnoDB sysvars + documented changes.
+    m11_sv = parse_result_sysvars(sv_dir / "mariadb-11.0-or-11.1__MariaDB_server__sysvars_server_notembedded.result")
+    m12_innodb = parse_result_sysvars(sv_dir / "mariadb-12.x-13.0dev__grooverdan_mariadb-server__sysvars_innodb.result")
+    m114: dict[str, Rec] = {}
+
+    def in_11_coverage(n: str) -> bool:  # what the 11.0/11.1 notembedded file covers
+        return not (n.startswith(("innodb", "wsrep", "debug", "s3_", "aria", "performance_schema", "rocksdb",
+                                  "spider", "mroonga", "connect_", "server_audit", "feedback", "unix_socket",
+                                  "file_key", "query_response", "userstat", "thread_pool")))
+    for name, r in m1011.items():
+        if r.status == "removed":
+            m114[name] = replace(r)
+            continue
+        if not r.sysvar:
+            m114[name] = replace(r)
+            continue
+        if in_11_coverage(name) and name not in m11_sv and name not in ("log_tc_size", "have_sanitizer"):
+            nr = replace(r, status="removed", since="", dynamic=False)
+            nr.note = "not in MariaDB 11.0/11.1 sysvars"
+            m114[name] = nr
+            continue
+        m114[name] = replace(r)
+        if name in m11_sv:  # take the newer metadata (no DEFAULT_VALUE column there: keep 10.11's default)
+            nr = from_mariadb_sysvar(name, m11_sv[name])
+            nr.default = r.default
+            nr.sysvar = True
+            if r.status == "deprecated":
+                nr.status = "deprecated"
+            m114[name] = nr
+    for name, r in m1011.items():  # curated notes/kinds of 10.11 carry over
+        nr = m114[name]
+        if r.note and "no command-line form" not in r.note and nr.status != "removed":
+            nr.note, nr.kind = r.note, r.kind
+            nr.sysvar = r.sysvar
+            if r.kind == "path":
+                nr.values = []
+    for name, d in m11_sv.items():
+        if name not in m114:
+            nr = from_mariadb_sysvar(name, d)
+            nr.note = (nr.note + "; " if nr.note else "") + "new since 10.11; default not in the raw data"
+            m114[name] = nr
+    for name, d in m12_innodb.items():
+        if name not in m114:
+            # InnoDB variables of 12.x that 10.11 lacks: only those the manual dates <= 11.4 would belong here;
+            # without that date we leave them out rather than guess.
+            continue
+    warnings += apply_changes(m114, "mariadb", "11.4", [m1011, m106])
+    write(out, "mariadb-11.4", m114, [
+        "DERIVED (no raw list of 11.4 exists here): MariaDB 10.11.19 catalog, updated with the",
+        "  11.0/11.1 sysvars_server_notembedded.result (MariaDB/server 0046cbec0399) for non-InnoDB variables",
+        "  (names missing there are marked removed; new names added without defaults) and the curated",
+        "  InnoDB removals of 11.0/11.1 (manual URLs in the script); 11.2-11.4 additions are not covered",
+    ])
+
+    # ---- MySQL --------------------------------------------------------------------------------------
+    d57 = load_dump_vars(dumps / "mysql-5.7.41__major_MySQLTuner-perl__examples__github__result__mysql__5.7__result.json")
+    d80 = load_dump_vars(dumps / "mysql-8.0.32__major_MySQLTuner-perl__examples__github__result__mysql__8__result.json")
+    my57 = build_mysql("5.7", help_dir / "mysql-5.7.18_mysqld--help-notwin.result", d57, {}, m1011_sv, option_only)
+    option_only_fixups(my57)
+    warnings += apply_changes(my57, "mysql", "5.7", [])
+    write(out, "mysql-5.7", my57, [
+        "source: mysqld --verbose --help of MySQL 5.7.18 (mysql-test mysqld--help-notwin.result, lalor/mysql-5.7.18)",
+        "  + SHOW VARIABLES of MySQL 5.7.41 (mysqltuner example result.json): system-variable flag, InnoDB and",
+        "  performance_schema names/defaults the help file leaves out",
+        "curated: enum values, ranges of common variables, dynamic flags (MariaDB 10.11 READ_ONLY for shared",
+        "  names, else the script's MySQL tables), deprecations/removals (manual URLs in the script)",
+    ])
+
+    my80 = build_mysql("8.0", help_dir / "mysql-8.0.41_mysqld--help-notwin.result", d80, {}, m1011_sv, option_only)
+    option_only_fixups(my80)
+    carry_removed(my80, my57, lambda n: n.startswith(("innodb", "performance_schema")) or n in my57 and n not in d57 or n in d57)
+    warnings += apply_changes(my80, "mysql", "8.0", [my57])
+    write(out, "mysql-8.0", my80, [
+        "source: mysqld --verbose --help of MySQL 8.0.41 (mysql-test result, enhancedformysql/mysql-8.0.41)",
+        "  + SHOW VARIABLES of MySQL 8.0.32 (mysqltuner example result.json): system-variable flag, InnoDB and",
+        "  performance_schema names/defaults the help file leaves out",
+        "removed entries: names of the 5.7 catalog absent here (since unknown unless curated) + curated table",
+        "curated: enum values, ranges of common variables, dynamic flags, deprecations/removals (URLs in the script)",
+    ])
+
+    h80 = parse_help(help_dir / "mysql-8.0.41_mysqld--help-notwin.result")
+    help84 = help_dir / "mysql-8.4.x-planetscale-fork__planetscale_mysql-server__mysqld--help-notwin.result"
+    h84 = parse_help(help84)
+    # 8.0.32's SHOW VARIABLES stands in for 8.4's, minus what the 8.4 help file no longer lists.
+    d84 = {n: v for n, v in d80.items() if not (n in h80 and n not in h84)}
+    for n, o in h84.items():
+        if n not in d80 and n not in option_only and o.in_defaults:
+            d84[n] = o.default or ""
+    innodb84 = {}
+    for n, k in MYSQL_84_INNODB_NEW:
+        innodb84[n] = "ON" if k == "bool" else "0"
+    my84 = build_mysql("8.4", help84, d84, innodb84, m1011_sv, option_only)
+    for n, v in MYSQL_84_DEFAULTS.items():
+        if n in my84:
+            my84[n].default = v
+    option_only_fixups(my84)
+    carry_removed(my84, my80, lambda n: (n in h80 and n not in h84) or my80[n].status == "removed")
+    warnings += apply_changes(my84, "mysql", "8.4", [my80, my57])
+    write(out, "mysql-8.4", my84, [
+        "source: mysqld --verbose --help of a MySQL 8.4 LTS fork (planetscale/mysql-server 1142107e7463; no",
+        "  fork-only options seen, patch level unknown)",
+        "DERIVED: system-variable flag, InnoDB and performance_schema names from MySQL 8.0.32 SHOW VARIABLES,",
+        "  minus the curated 8.1-8.4 removals, plus curated 8.4 default changes (manual URLs in the script);",
+        "  names of the 8.0 catalog absent here are marked removed (since unknown unless curated)",
+    ])
+
+    # ---- Percona ------------------------------------------------------------------------------------
+    p80 = {n: replace(r, values=list(r.values)) for n, r in my80.items()}
+    th = p80.get("thread_handling")
+    if th:
+        th.values = ["one-thread-per-connection", "no-threads", "pool-of-threads"]
+        th.note = "pool-of-threads: Percona Server's built-in thread pool"
+    for name, kind, lo, hi, values, default, dyn, note in PERCONA_80_ADDITIONS:
+        p80[name] = Rec(name, kind=kind, min="" if lo is None else str(lo), max="" if hi is None else str(hi),
+                        values=list(values or []), default=default, dynamic=dyn, sysvar=True, note=note or "")
+    warnings += apply_changes(p80, "percona", "8.0", [my80])
+    write(out, "percona-8.0", p80, [
+        "DERIVED (no raw list of Percona Server exists here): the mysql-8.0 catalog plus Percona Server 8.0",
+        "  additions from Percona's manual (thread pool, slow-log extensions, InnoDB extensions):",
+        f"  {PERCONA_TP}",
+        f"  {PERCONA_VARS}",
+        "  extra_port / extra_max_connections are removed since 8.0.14 (replaced by admin_port)",
+    ])
+    for w in warnings:
+        print("warning:", w, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,309 @@
+//! Reading a file and everything it includes into [`LoadedFiles`].
+//!
+//! Includes are followed depth-first, in place, as the server does, so the
+//! entries come out in the order the server applies them. Every problem is
+//! collected; only an unreadable top file is an `Err`.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::facts::SourceLocation;
+
+use super::document::{Document, LineKind};
+use super::error::{CnfError, CnfErrorKind};
+use super::names::split_name;
+use super::{LoadedFiles, OptionEntry};
+
+/// How deep includes nest before the server stops following them (its
+/// `max_recursion_level`). The top file is level 0.
+pub const MAX_INCLUDE_DEPTH: usize = 10;
+
+/// Larger files are refused instead of read into memory (real option files are
+/// a few KiB; this only stops `!include /some/huge/file`).
+pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+
+/// Read `path` and everything it includes. `Err` only if `path` itself cannot
+/// be read; everything else ends up in [`LoadedFiles::errors`].
+pub fn load(path: &Path) -> Result<LoadedFiles, CnfError> {
+    let bytes = read_file(path).map_err(|message| CnfError {
+        location: whole_file(path),
+        kind: CnfErrorKind::Io,
+        message,
+    })?;
+    let mut loader = Loader::default();
+    loader.stack.push(identity(path));
+    loader.files.files.push(path.to_path_buf());
+    loader.check_permissions(path);
+    let text = loader.decode(&bytes, path);
+    loader.read_text(&text, path, 0);
+    Ok(loader.files)
+}
+
+/// Parse `text` as if it were the file `path` (which need not exist);
+/// includes are resolved relative to `path`'s directory.
+pub fn load_str(text: &str, path: &Path) -> LoadedFiles {
+    let mut loader = Loader::default();
+    loader.stack.push(identity(path));
+    loader.files.files.push(path.to_path_buf());
+    loader.read_text(text, path, 0);
+    loader.files
+}
+
+#[derive(Default)]
+struct Loader {
+    files: LoadedFiles,
+    /// Files being read, outermost first, for cycle detection.
+    stack: Vec<PathBuf>,
+}
+
+impl Loader {
+    fn error(&mut self, file: &Path, line: u32, column: u32, kind: CnfErrorKind, message: String) {
+        self.files.errors.push(CnfError {
+            location: SourceLocation {
+                file: file.to_path_buf(),
+                line,
+                column,
+            },
+            kind,
+            message,
+        });
+    }
+
+    /// UTF-8 text of a file; bad bytes become U+FFFD and an error at their line.
+    fn decode(&mut self, bytes: &[u8], path: &Path) -> String {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(bytes.len());
+        for (i, line) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+            match std::str::from_utf8(line) {
+                Ok(t) => out.push_str(t),
+                Err(e) => {
+                    let good = String::from_utf8_lossy(&line[..e.valid_up_to()]);
+                    let column = u32::try_from(good.chars().count() + 1).unwrap_or(u32::MAX);
+                    self.error(
+                        path,
+                        u32::try_from(i + 1).unwrap_or(u32::MAX),
+                        column,
+                        CnfErrorKind::InvalidUtf8,
+                        "bytes that are not UTF-8 (shown as U+FFFD); is the file in another encoding?"
+                            .to_string(),
+                    );
+                    out.push_str(&String::from_utf8_lossy(line));
+                }
+            }
+        }
+        out
+    }
+
+    fn check_permissions(&mut self, path: &Path) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if let Ok(meta) = fs::metadata(path)
+                && meta.is_file()
+                && meta.permissions().mode() & 0o002 != 0
+            {
+                self.error(
+                    path,
+                    1,
+                    0,
+                    CnfErrorKind::WorldWritable,
+                    "the file is world-writable; the server ignores such option files".to_string(),
+                );
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = path;
+    }
+
+    fn read_text(&mut self, text: &str, path: &Path, depth: usize) {
+        let doc = Document::parse(text);
+        if doc.bom {
+            self.error(
+                path,
+                1,
+                1,
+                CnfErrorKind::ByteOrderMark,
+                "the file starts with a UTF-8 byte-order mark; the server does not skip it and misreads the first line".to_string(),
+            );
+        }
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut group: Option<String> = None;
+        for (i, line) in doc.lines.iter().enumerate() {
+            let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            if let Some(issue) = &line.issue {
+                self.error(
+                    path,
+                    line_no,
+                    issue.column,
+                    issue.kind,
+                    issue.message.clone(),
+                );
+            }
+            match &line.kind {
+                LineKind::Group { name } => group = Some(name.to_lowercase()),
+                LineKind::Option { raw_name, value } => {
+                    let Some(group) = &group else { continue };
+                    let (name, modifier, loose) = split_name(raw_name);
+                    self.files.entries.push(OptionEntry {
+                        group: group.clone(),
+                        raw_name: raw_name.clone(),
+                        name,
+                        value: value.clone(),
+                        modifier,
+                        loose,
+                        location: SourceLocation {
+                            file: path.to_path_buf(),
+                            line: line_no,
+                            column: line.column,
+                        },
+                    });
+                }
+                LineKind::Include { path: target } => {
+                    if self.too_deep(path, line_no, line.column, depth, "!include") {
+                        continue;
+                    }
+                    let target = dir.join(target);
+                    self.include_file(&target, path, line_no, line.column, depth + 1);
+                }
+                LineKind::IncludeDir { path: target } => {
+                    if self.too_deep(path, line_no, line.column, depth, "!includedir") {
+                        continue;
+                    }
+                    let target = dir.join(target);
+                    self.include_dir(&target, path, line_no, line.column, depth + 1);
+                }
+                LineKind::Blank | LineKind::Comment | LineKind::Error => {}
+            }
+        }
+    }
+
+    fn too_deep(&mut self, path: &Path, line: u32, column: u32, depth: usize, what: &str) -> bool {
+        if depth < MAX_INCLUDE_DEPTH {
+            return false;
+        }
+        self.error(
+            path,
+            line,
+            column,
+            CnfErrorKind::IncludeTooDeep,
+            format!(
+                "'{what}' nested more than {MAX_INCLUDE_DEPTH} levels deep; the server skips it"
+            ),
+        );
+        true
+    }
+
+    fn include_file(&mut self, target: &Path, from: &Path, line: u32, column: u32, depth: usize) {
+        let id = identity(target);
+        if let Some(pos) = self.stack.iter().position(|p| *p == id) {
+            let chain: Vec<String> = self.stack[pos..]
+                .iter()
+                .chain(std::iter::once(&id))
+                .map(|p| p.display().to_string())
+                .collect();
+            self.error(
+                from,
+                line,
+                column,
+                CnfErrorKind::IncludeCycle,
+                format!("include cycle: {}; not followed again", chain.join(" -> ")),
+            );
+            return;
+        }
+        if !target.exists() {
+            self.error(
+                from,
+                line,
+                column,
+                CnfErrorKind::IncludeNotFound,
+                format!(
+                    "included file {} does not exist; the server skips it silently",
+                    target.display()
+                ),
+            );
+            return;
+        }
+        let bytes = match read_file(target) {
+            Ok(b) => b,
+            Err(message) => {
+                self.error(from, line, column, CnfErrorKind::IncludeUnreadable, message);
+                return;
+            }
+        };
+        self.files.files.push(target.to_path_buf());
+        self.check_permissions(target);
+        let text = self.decode(&bytes, target);
+        self.stack.push(id);
+        self.read_text(&text, target, depth);
+        self.stack.pop();
+    }
+
+    fn include_dir(&mut self, dir: &Path, from: &Path, line: u32, column: u32, depth: usize) {
+        let listing = match fs::read_dir(dir) {
+            Ok(l) => l,
+            Err(e) => {
+                self.error(
+                    from,
+                    line,
+                    column,
+                    CnfErrorKind::IncludeDirUnreadable,
+                    format!(
+                        "cannot list directory {}: {e}; the server refuses to start",
+                        dir.display()
+                    ),
+                );
+                return;
+            }
+        };
+        // Only names ending in ".cnf" (case-sensitive; the server on Windows
+        // also reads ".ini"), regular files, sorted by name as bytes.
+        let mut names: Vec<_> = listing
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .filter(|n| n.as_encoded_bytes().ends_with(b".cnf"))
+            .collect();
+        names.sort_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
+        for name in names {
+            let file = dir.join(&name);
+            if fs::metadata(&file).is_ok_and(|m| m.is_file()) {
+                self.include_file(&file, from, line, column, depth);
+            }
+        }
+    }
+}
+
+/// A path's identity for cycle detection: canonical when it exists.
+fn identity(path: &Path) -> PathBuf {
+    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn whole_file(path: &Path) -> SourceLocation {
+    SourceLocation {
+        file: path.to_path_buf(),
+        line: 0,
+        column: 0,
+    }
+}
+
+/// Read a regular file of sane size.
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if meta.len() > MAX_FILE_SIZE {
+        return Err(format!(
+            "{} is {} bytes, more than an option file can sensibly be ({MAX_FILE_SIZE})",
+            path.display(),
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(bytes)
+}

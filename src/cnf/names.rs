@@ -1,0 +1,134 @@
+//! Option names: prefixes and the canonical form.
+//!
+//! The server (`my_getopt.cc`) first looks the whole name up; only when that
+//! fails does it strip one of the prefixes `skip`, `disable`, `enable`,
+//! `maximum`, `loose` (followed by `-` or `_`) and look again, repeating until
+//! a name matches — so `loose-skip-name-resolve` works. Because "whole name
+//! first" needs the list of option names, and this module must not depend on
+//! the catalog, it takes a predicate; [`split_name`] uses the short list of
+//! real options that begin with a prefix word (the same list the server uses
+//! when it records where a variable came from, `update_variable_source`).
+
+use super::Modifier;
+
+/// Server options whose own name starts with a prefix word, canonical form.
+/// `skip-name-resolve` sets `skip_name_resolve = ON`; it does not turn a
+/// `name_resolve` option OFF.
+pub const OPTIONS_NAMED_WITH_A_PREFIX: &[&str] = &[
+    "skip_name_resolve",
+    "skip_networking",
+    "skip_show_database",
+    "skip_external_locking",
+    "skip_grant_tables",
+    "skip_slave_start",
+    "skip_replica_start",
+];
+
+const PREFIXES: [(&str, Modifier); 5] = [
+    ("skip_", Modifier::Skip),
+    ("disable_", Modifier::Disable),
+    ("enable_", Modifier::Enable),
+    ("maximum_", Modifier::Maximum),
+    ("loose_", Modifier::Loose),
+];
+
+/// Lowercase, `-` → `_`, no prefix handling.
+pub fn canonical_name(raw: &str) -> String {
+    raw.chars()
+        .map(|c| {
+            if c == '-' {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+/// Split a raw option name into (canonical name, deciding modifier, loose),
+/// treating the names in [`OPTIONS_NAMED_WITH_A_PREFIX`] as whole names.
+pub fn split_name(raw: &str) -> (String, Modifier, bool) {
+    split_name_with(raw, |n| OPTIONS_NAMED_WITH_A_PREFIX.contains(&n))
+}
+
+/// [`split_name`] with a caller-supplied "is this a whole option name"
+/// predicate (the catalog can pass every known variable). The predicate gets
+/// canonical names.
+///
+/// The modifier is the last prefix stripped, as in the server:
+/// `loose-skip-x` → (`x`, Skip, loose), `skip-loose-x` → (`x`, Loose, loose)
+/// because the server lets the innermost prefix decide.
+pub fn split_name_with(raw: &str, is_option: impl Fn(&str) -> bool) -> (String, Modifier, bool) {
+    let full = canonical_name(raw);
+    let mut name: &str = &full;
+    let mut modifier = Modifier::None;
+    let mut loose = false;
+    'strip: loop {
+        if is_option(name) {
+            break;
+        }
+        for (prefix, m) in PREFIXES {
+            if let Some(rest) = name.strip_prefix(prefix)
+                && !rest.is_empty()
+            {
+                name = rest;
+                modifier = m;
+                loose |= m == Modifier::Loose;
+                continue 'strip;
+            }
+        }
+        break;
+    }
+    (name.to_string(), modifier, loose)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_combine() {
+        assert_eq!(
+            split_name("loose-skip-name-resolve"),
+            ("skip_name_resolve".into(), Modifier::Loose, true)
+        );
+        assert_eq!(
+            split_name("loose-skip-log-bin"),
+            ("log_bin".into(), Modifier::Skip, true)
+        );
+        assert_eq!(
+            split_name("Loose_Innodb-Buffer_pool-size"),
+            ("innodb_buffer_pool_size".into(), Modifier::Loose, true)
+        );
+        assert_eq!(
+            split_name("disable-log-bin"),
+            ("log_bin".into(), Modifier::Disable, false)
+        );
+        assert_eq!(
+            split_name("enable_performance_schema"),
+            ("performance_schema".into(), Modifier::Enable, false)
+        );
+        assert_eq!(
+            split_name("maximum-sort-buffer-size"),
+            ("sort_buffer_size".into(), Modifier::Maximum, false)
+        );
+        assert_eq!(split_name("skip"), ("skip".into(), Modifier::None, false));
+        assert_eq!(split_name("skip-"), ("skip_".into(), Modifier::None, false));
+    }
+
+    #[test]
+    fn whole_names_win() {
+        assert_eq!(
+            split_name("skip-name-resolve"),
+            ("skip_name_resolve".into(), Modifier::None, false)
+        );
+        assert_eq!(
+            split_name("skip-external-locking"),
+            ("skip_external_locking".into(), Modifier::None, false)
+        );
+        assert_eq!(
+            split_name_with("skip-federated", |n| n == "skip_federated"),
+            ("skip_federated".into(), Modifier::None, false)
+        );
+    }
+}

@@ -1,0 +1,38 @@
+//! `mytune rules`: list the catalog as a table, JSON, or the Markdown rule
+//! reference (`docs/rules.md`).
+
+use std::process::ExitCode;
+
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use mytune::rules::docs;
+
+use crate::cli::{RulesArgs, RulesFormat};
+
+pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
+    let set = match super::load_rules(args.rules.as_deref()) {
+        Ok(s) => s,
+        Err(code) => return Ok(code),
+    };
+    match args.format {
+        RulesFormat::Table => {
+            let mut t = Table::new();
+            t.load_style(UTF8_FULL_CONDENSED);
+            t.set_header(["code", "name", "severity", "family", "applies"]);
+            for r in set.rules() {
+                t.add_row([
+                    r.code.clone(),
+                    r.name.clone(),
+                    r.severity.to_string(),
+                    r.family.to_string(),
+                    r.applies.to_string(),
+                ]);
+            }
+            println!("{t}");
+        }
+        RulesFormat::Json => {
+            println!("{}", serde_json::to_string_pretty(&docs::summaries(&set))?);
+        }
+        RulesFormat::Markdown => print!("{}", docs::markdown(&set)),
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,201 @@
+//! Text renderings of the catalog itself (not of findings): the rule
+//! reference in Markdown (`mytune rules --format markdown`, committed as
+//! `docs/rules.md` and checked by a test), the summary listing, and the full
+//! text of one rule for `mytune explain`.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::loader::RuleSet;
+use super::schema::{Applies, Family, Rule, Severity};
+
+/// One row of `mytune rules`.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleSummary<'a> {
+    pub code: &'a str,
+    pub name: &'a str,
+    pub severity: Severity,
+    pub family: Family,
+    pub applies: &'a Applies,
+    pub tags: &'a [String],
+}
+
+impl<'a> From<&'a Rule> for RuleSummary<'a> {
+    fn from(r: &'a Rule) -> Self {
+        RuleSummary {
+            code: &r.code,
+            name: &r.name,
+            severity: r.severity,
+            family: r.family,
+            applies: &r.applies,
+            tags: &r.tags,
+        }
+    }
+}
+
+pub fn summaries(set: &RuleSet) -> Vec<RuleSummary<'_>> {
+    set.rules().iter().map(RuleSummary::from).collect()
+}
+
+/// The schema and expression language, as documented in the reference.
+const LANGUAGE: &str = r#"## Rule files
+
+Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules DIR` adds every
+`*.toml` of DIR, and a user rule with the code of a built-in one replaces it. Each file is an array of
+`[[rule]]` tables:
+
+| key | required | meaning |
+|---|---|---|
+| `code` | yes | `MTxyy`, stable and never reused; x is the family: 1 innodb, 2 connections, 3 memory, 4 caches, 5 logging, 6 replication, 7 security, 8 os, 9 compat |
+| `name` | yes | kebab-case, names the problem (`innodb-buffer-pool-too-small`) |
+| `family`, `severity` | yes | severity is `info` < `warn` < `crit` |
+| `confidence` | no | `high` (default), `medium`, `low` for weak heuristics |
+| `tags` | no | kebab-case words: performance, memory, durability, security, os, compat… |
+| `applies` | no | `{ mysql = "< 8.0", mariadb = "*", percona = ">= 5.7, < 8.0" }`; a flavor left out is excluded; no table = all |
+| `let` | no | table of named sub-expressions, used as `let.NAME` (a let may not use another let) |
+| `when` | yes | the condition; the rule fires when it is true |
+| `variable` | no | the variable a finding is about when the rule recommends nothing |
+| `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }` or `{ workload = "olap" }` |
+| `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
+| `rationale` | yes | why; says so where the seed advice is unsafe or outdated |
+| `[[rule.sources]]` | yes | `seed` (file of the seed documents), `section`, `title`, `url` |
+
+Two rules that recommend different values for one variable, for a profile and a target both could
+match, are a load error; inside one rule a more specific profile scope may refine a broader one.
+Recommendations are produced only by rules that fire.
+
+## Expressions
+
+- Literals: numbers (`4`, `0.5`), sizes 1024-based as MySQL reads them (`128M`, `1.5G`; K M G T P E),
+  percentages (`70%` = 0.7), strings (`"ON"`), `true`/`false`, versions (`8.0.30`; `X.Y` is read as a
+  version when compared with one).
+- Operators, loosest first: `||`, `&&`, comparisons `== != < <= > >=` and `x in [a, b]` (not
+  chainable), `+ -`, `* /`, unary `!` and `-`. `&&`, `||`, `if()` and `coalesce()` are lazy.
+- Facts:
+  - `var.NAME`: the server's variable when there are server facts, else the option-file value, else
+    the target's default (when the caller provides defaults);
+  - `cnf.NAME`: the option-file value only;
+  - `status.NAME`: the first status sample; `rate.NAME`: per second, from two samples or else
+    value / uptime;
+  - `host.memory` (effective bytes), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
+    `host.numa_nodes`, `host.thp`, `host.kernel`, and `sysctl("net.core.somaxconn")`;
+  - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`;
+  - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
+    `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
+  Names are lowercase, `-` and `_` are the same in recommended variable names.
+- Server values are strings: `ON/OFF/YES/NO/TRUE/FALSE/1/0` become booleans and numeric strings
+  (also `128M`) numbers when an operator needs them; strings compare case-insensitively.
+- Functions: `min(a, …)`, `max(a, …)`, `clamp(x, lo, hi)`, `round_to(x, m)` (nearest multiple),
+  `round_down(x, m)`, `round_up(x, m)`, `floor`, `ceil`, `round`, `defined(x)` (false when a fact
+  in x is missing), `coalesce(a, b, …)` (the first whose facts exist), `if(c, a, b)`,
+  `num(x)`, `bool(x)`, `sysctl("name")`.
+- A missing fact, a value that cannot be coerced or a division by zero makes the rule *not applicable*
+  with a reason, never a finding. Unknown names, functions and type errors are load errors with
+  file:line:col.
+- Findings of rules that read `status.`/`rate.` get lower confidence when the server has been up less
+  than a day.
+"#;
+
+/// The full rule reference in Markdown.
+pub fn markdown(set: &RuleSet) -> String {
+    let mut s = String::new();
+    s.push_str("# mytune rule reference\n\n");
+    s.push_str(
+        "<!-- Generated by `mytune rules --format markdown > docs/rules.md`; do not edit by hand. -->\n\n",
+    );
+    s.push_str("| code | name | severity | family | applies |\n|---|---|---|---|---|\n");
+    for r in set.rules() {
+        let _ = writeln!(
+            s,
+            "| [{}](#{}) | {} | {} | {} | {} |",
+            r.code,
+            r.code.to_ascii_lowercase(),
+            r.name,
+            r.severity,
+            r.family,
+            r.applies
+        );
+    }
+    s.push('\n');
+    s.push_str(LANGUAGE);
+    s.push_str("\n## Rules\n");
+    for r in set.rules() {
+        let _ = write!(s, "\n### {}\n\n", r.code);
+        let _ = writeln!(
+            s,
+            "**{}** · {} · {} · confidence {} · applies to {}  ",
+            r.name, r.family, r.severity, r.confidence, r.applies
+        );
+        if !r.tags.is_empty() {
+            let _ = writeln!(s, "tags: {}", r.tags.join(", "));
+        }
+        s.push('\n');
+        let _ = writeln!(s, "{}\n", r.rationale);
+        for (name, c) in &r.lets {
+            let _ = writeln!(s, "- let `{name}` = `{}`", c.text);
+        }
+        let _ = writeln!(s, "- when: `{}`", r.when.text);
+        for rec in &r.recommend {
+            let scope = if rec.profile.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", rec.profile)
+            };
+            let _ = writeln!(
+                s,
+                "- recommends `{}` = `{}`{scope}",
+                rec.variable, rec.value.text
+            );
+        }
+        let _ = writeln!(s, "- message: {}", r.message.text);
+        s.push_str("- sources:\n");
+        for src in &r.sources {
+            let _ = writeln!(s, "  - {src}");
+        }
+    }
+    s
+}
+
+/// Everything about one rule, for `mytune explain`.
+pub fn explain(r: &Rule) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{} {}", r.code, r.name);
+    let _ = writeln!(s, "  family:     {}", r.family);
+    let _ = writeln!(s, "  severity:   {}", r.severity);
+    let _ = writeln!(s, "  confidence: {}", r.confidence);
+    if !r.tags.is_empty() {
+        let _ = writeln!(s, "  tags:       {}", r.tags.join(", "));
+    }
+    let _ = writeln!(s, "  applies:    {}", r.applies);
+    let _ = writeln!(s, "  defined at: {}", r.origin);
+    for (name, c) in &r.lets {
+        let _ = writeln!(s, "  let {name} = {}", c.text);
+    }
+    let _ = writeln!(s, "  when:       {}", r.when.text);
+    if let Some(v) = &r.variable {
+        let _ = writeln!(s, "  variable:   {v}");
+    }
+    for rec in &r.recommend {
+        let scope = if rec.profile.is_empty() {
+            String::new()
+        } else {
+            format!("   [{}]", rec.profile)
+        };
+        let _ = writeln!(
+            s,
+            "  recommend:  {} = {}{scope}",
+            rec.variable, rec.value.text
+        );
+    }
+    let _ = writeln!(s, "  message:    {}", r.message.text);
+    s.push_str("\nRationale:\n");
+    for line in r.rationale.lines() {
+        let _ = writeln!(s, "  {line}");
+    }
+    s.push_str("\nSources:\n");
+    for src in &r.sources {
+        let _ = writeln!(s, "  - {src}");
+    }
+    s
+}

@@ -1,0 +1,520 @@
+//! The evaluator: facts + profile → findings, a consistent recommendation
+//! set, and the rules that could not be applied.
+//!
+//! It judges nothing itself: every decision comes from a rule. The only
+//! engine-level behaviours are generic: a missing fact makes a rule not
+//! applicable (never a finding), status-based findings on a server up less
+//! than a day get lower confidence, a recommendation the target has no
+//! variable for is dropped, and a finding is not reported for a variable
+//! that already has the recommended value.
+
+use std::collections::BTreeMap;
+
+use super::expr::{self, EvalError, FactRef, Namespace, Scope, Value};
+use super::finding::{Evaluation, Finding, NotApplicable, Recommendation};
+use super::loader::RuleSet;
+use super::profile::Profile;
+use super::schema::{Recommend, Rule, ValueFormat};
+use crate::facts::host::DiskKind;
+use crate::facts::{Facts, SourceLocation};
+use crate::target::Target;
+use crate::units;
+
+/// Status counters of a server younger than this are not representative.
+pub const MIN_REPRESENTATIVE_UPTIME_SECS: u64 = 86_400;
+
+/// Supplies a variable's default for the target when neither the server nor
+/// the option files have it (the lint command passes the variable catalog).
+pub trait Defaults {
+    fn default_of(&self, name: &str) -> Option<String>;
+}
+
+impl<F: Fn(&str) -> Option<String>> Defaults for F {
+    fn default_of(&self, name: &str) -> Option<String> {
+        self(name)
+    }
+}
+
+/// Everything an evaluation reads.
+#[derive(Clone, Copy)]
+pub struct EvalInput<'a> {
+    pub facts: &'a Facts,
+    pub profile: &'a Profile,
+    /// The target when there are no server facts (`--target mysql-8.0`).
+    /// Server facts, when present, win.
+    pub target: Option<Target>,
+    pub defaults: Option<&'a dyn Defaults>,
+    /// Does the target have this variable? (`None` = assume yes.)
+    pub known_variable: Option<&'a dyn Fn(&str) -> bool>,
+}
+
+impl<'a> EvalInput<'a> {
+    pub fn new(facts: &'a Facts, profile: &'a Profile) -> EvalInput<'a> {
+        EvalInput {
+            facts,
+            profile,
+            target: None,
+            defaults: None,
+            known_variable: None,
+        }
+    }
+
+    pub fn with_target(mut self, target: Target) -> Self {
+        self.target = Some(target);
+        self
+    }
+
+    pub fn with_defaults(mut self, defaults: &'a dyn Defaults) -> Self {
+        self.defaults = Some(defaults);
+        self
+    }
+
+    pub fn with_known_variables(mut self, known: &'a dyn Fn(&str) -> bool) -> Self {
+        self.known_variable = Some(known);
+        self
+    }
+
+    /// Server facts win over the given target.
+    pub fn effective_target(&self) -> Option<Target> {
+        self.facts
+            .server
+            .as_ref()
+            .map(|s| s.target())
+            .or(self.target)
+    }
+}
+
+impl RuleSet {
+    pub fn evaluate(&self, input: &EvalInput) -> Evaluation {
+        let mut out = Evaluation::default();
+        let target = input.effective_target();
+        for rule in self.rules() {
+            evaluate_rule(rule, input, target, &mut out);
+        }
+        out
+    }
+}
+
+fn not_applicable(out: &mut Evaluation, rule: &Rule, reason: impl Into<String>) {
+    out.not_applicable.push(NotApplicable {
+        code: rule.code.clone(),
+        reason: reason.into(),
+    });
+}
+
+fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &mut Evaluation) {
+    if !rule.applies.is_universal() {
+        match target {
+            None => {
+                return not_applicable(
+                    out,
+                    rule,
+                    format!(
+                        "needs server.version (applies to {}; no server facts and no target given)",
+                        rule.applies
+                    ),
+                );
+            }
+            Some(t) if !rule.applies.matches(t) => {
+                return not_applicable(
+                    out,
+                    rule,
+                    format!("applies to {}; the target is {t}", rule.applies),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    let mut scope = FactScope::new(input, target, rule);
+    match expr::eval(&rule.when.expr, &mut scope).and_then(|v| v.as_bool()) {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => return not_applicable(out, rule, e.to_string()),
+    }
+
+    // Per variable, the most specific entry whose profile scope matches.
+    let mut chosen: Vec<&Recommend> = Vec::new();
+    for rec in &rule.recommend {
+        if !scope_matches(rec, input.profile) {
+            continue;
+        }
+        match chosen.iter_mut().find(|c| c.variable == rec.variable) {
+            Some(c) if rec.profile.specificity() > c.profile.specificity() => *c = rec,
+            Some(_) => {}
+            None => chosen.push(rec),
+        }
+    }
+    let mut recs: Vec<(&Recommend, String)> = Vec::new();
+    let mut dropped = 0;
+    for rec in chosen {
+        let value = match expr::eval(&rec.value.expr, &mut scope)
+            .and_then(|v| format_value(&v, rec.format))
+        {
+            Ok(v) => v,
+            Err(e) => return not_applicable(out, rule, format!("{}: {e}", rec.variable)),
+        };
+        if let Some(known) = input.known_variable
+            && !known(&rec.variable)
+        {
+            dropped += 1;
+            let t = target.map(|t| t.to_string()).unwrap_or("the target".into());
+            not_applicable(
+                out,
+                rule,
+                format!(
+                    "{}: {t} has no such variable (recommendation dropped)",
+                    rec.variable
+                ),
+            );
+            continue;
+        }
+        scope
+            .recs
+            .insert(rec.variable.clone(), Value::Str(value.clone()));
+        recs.push((rec, value));
+    }
+    if dropped > 0 && recs.is_empty() {
+        return;
+    }
+
+    let mut message = match rule.message.render(&mut scope) {
+        Ok(m) => m,
+        Err(e) => return not_applicable(out, rule, format!("message: {e}")),
+    };
+    let mut confidence = rule.confidence;
+    if rule.reads_status
+        && let Some(server) = &input.facts.server
+        && server.uptime_secs < MIN_REPRESENTATIVE_UPTIME_SECS
+    {
+        confidence = confidence.lowered();
+        message.push_str(&format!(
+            " (confidence lowered to {confidence}: the server has been up only {}, so its status counters may not be representative)",
+            duration(server.uptime_secs)
+        ));
+    }
+    let sources: Vec<String> = rule.sources.iter().map(|s| s.to_string()).collect();
+    let finding = |variable: Option<String>,
+                   current: Option<String>,
+                   recommended: Option<String>,
+                   location: Option<SourceLocation>| Finding {
+        code: rule.code.clone(),
+        name: rule.name.clone(),
+        family: rule.family,
+        severity: rule.severity,
+        tags: rule.tags.clone(),
+        message: message.clone(),
+        variable,
+        current,
+        recommended,
+        location,
+        rationale: rule.rationale.clone(),
+        sources: sources.clone(),
+        confidence,
+    };
+
+    if recs.is_empty() {
+        let (current, location) = match &rule.variable {
+            Some(v) => match scope.var(v) {
+                Ok((val, loc)) => (Some(val.to_string()), loc),
+                Err(_) => (None, None),
+            },
+            None => (None, None),
+        };
+        out.findings
+            .push(finding(rule.variable.clone(), current, None, location));
+        return;
+    }
+    for (rec, value) in recs {
+        let (current, location) = match scope.var(&rec.variable) {
+            Ok((val, loc)) => (
+                Some(format_value(&val, rec.format).unwrap_or_else(|_| val.to_string())),
+                loc,
+            ),
+            Err(_) => (None, None),
+        };
+        out.recommendations
+            .entry(rec.variable.clone())
+            .or_insert_with(|| Recommendation {
+                variable: rec.variable.clone(),
+                value: value.clone(),
+                code: rule.code.clone(),
+                rationale: rule.rationale.clone(),
+            });
+        if current
+            .as_deref()
+            .is_some_and(|c| c.eq_ignore_ascii_case(&value))
+        {
+            continue;
+        }
+        out.findings.push(finding(
+            Some(rec.variable.clone()),
+            current,
+            Some(value),
+            location,
+        ));
+    }
+}
+
+fn scope_matches(rec: &Recommend, profile: &Profile) -> bool {
+    rec.profile
+        .durability
+        .as_deref()
+        .is_none_or(|d| d == profile.durability.as_str())
+        && rec
+            .profile
+            .workload
+            .as_deref()
+            .is_none_or(|w| w == profile.workload.as_str())
+}
+
+/// Render a value for an option file.
+fn format_value(v: &Value, format: ValueFormat) -> Result<String, EvalError> {
+    match format {
+        ValueFormat::Size => {
+            let n = v.as_num()?;
+            if n < 0.0 {
+                return Err(EvalError::Invalid(format!(
+                    "a size cannot be negative ({})",
+                    expr::value::format_num(n)
+                )));
+            }
+            Ok(units::format_size(n.floor() as u64))
+        }
+        ValueFormat::Bool => Ok(if v.as_bool()? { "ON" } else { "OFF" }.into()),
+        ValueFormat::String => Ok(v.as_text()),
+        ValueFormat::Number => match v {
+            Value::Text { text, .. } => Ok(match expr::value::text_to_num(text) {
+                Some(n) => expr::value::format_num(n),
+                None => text.clone(),
+            }),
+            Value::Num(n) => {
+                let r = n.round();
+                Ok(expr::value::format_num(if (n - r).abs() < 1e-9 {
+                    r
+                } else {
+                    *n
+                }))
+            }
+            other => Ok(other.to_string()),
+        },
+    }
+}
+
+fn duration(secs: u64) -> String {
+    match secs {
+        s if s < 120 => format!("{s}s"),
+        s if s < 7200 => format!("{}m", s / 60),
+        s => format!("{}h {}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// Resolves facts for one rule evaluation.
+struct FactScope<'a> {
+    input: &'a EvalInput<'a>,
+    target: Option<Target>,
+    rule: &'a Rule,
+    lets: BTreeMap<String, Result<Value, EvalError>>,
+    recs: BTreeMap<String, Value>,
+}
+
+impl<'a> FactScope<'a> {
+    fn new(input: &'a EvalInput<'a>, target: Option<Target>, rule: &'a Rule) -> FactScope<'a> {
+        FactScope {
+            input,
+            target,
+            rule,
+            lets: BTreeMap::new(),
+            recs: BTreeMap::new(),
+        }
+    }
+
+    /// `var.NAME`: server variable, else option-file value, else default.
+    /// The location is set when the value came from an option file (or the
+    /// server's value equals the option file's).
+    fn var(&self, name: &str) -> Result<(Value, Option<SourceLocation>), EvalError> {
+        let fact = format!("var.{name}");
+        let option = self
+            .input
+            .facts
+            .config
+            .as_ref()
+            .and_then(|c| c.options.get(name));
+        if let Some(server) = &self.input.facts.server {
+            let v = server
+                .variables
+                .get(name)
+                .ok_or_else(|| EvalError::missing(&fact, "the server does not report it"))?;
+            let loc = option
+                .filter(|o| same_setting(&o.value, v))
+                .map(|o| o.location.clone());
+            return Ok((Value::text(v.clone(), fact), loc));
+        }
+        if let Some(o) = option {
+            return Ok((Value::text(o.value.clone(), fact), Some(o.location.clone())));
+        }
+        if let Some(d) = self.input.defaults.and_then(|d| d.default_of(name)) {
+            return Ok((Value::text(d, fact), None));
+        }
+        let why = if self.input.facts.config.is_some() {
+            "no server facts, not set in the option files, no default known"
+        } else {
+            "no server facts, no option files, no default known"
+        };
+        Err(EvalError::missing(fact, why))
+    }
+}
+
+fn same_setting(a: &str, b: &str) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    match (expr::value::text_to_num(a), expr::value::text_to_num(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => match (expr::value::text_to_bool(a), expr::value::text_to_bool(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
+impl Scope for FactScope<'_> {
+    fn fact(&mut self, r: &FactRef) -> Result<Value, EvalError> {
+        let name = r.name.as_str();
+        let fact = r.to_string();
+        let missing = |why: &str| Err(EvalError::missing(fact.clone(), why));
+        let facts = self.input.facts;
+        match r.ns {
+            Namespace::Var => self.var(name).map(|(v, _)| v),
+            Namespace::Cnf => match &facts.config {
+                None => missing("no option files read"),
+                Some(c) => match c.options.get(name) {
+                    Some(o) => Ok(Value::text(o.value.clone(), fact)),
+                    None => missing("not set in the option files"),
+                },
+            },
+            Namespace::Status => match &facts.server {
+                None => missing("no server facts"),
+                Some(s) => match s.status.get(name) {
+                    Some(v) => Ok(Value::text(v.clone(), fact)),
+                    None => missing("the server does not report it"),
+                },
+            },
+            Namespace::Rate => {
+                let Some(s) = &facts.server else {
+                    return missing("no server facts");
+                };
+                let Some(first) = s.status.get(name) else {
+                    return missing("the server does not report it");
+                };
+                let first = Value::text(first.clone(), format!("status.{name}")).as_num()?;
+                if let Some(sample) = &s.sample
+                    && sample.interval_secs > 0.0
+                    && let Some(end) = sample.status.get(name)
+                {
+                    let end = Value::text(end.clone(), format!("status.{name}")).as_num()?;
+                    return Ok(Value::Num((end - first) / sample.interval_secs));
+                }
+                if s.uptime_secs == 0 {
+                    return Err(EvalError::Invalid(format!(
+                        "{fact}: the server uptime is 0 and there is no second sample"
+                    )));
+                }
+                Ok(Value::Num(first / s.uptime_secs as f64))
+            }
+            Namespace::Host => {
+                let Some(h) = &facts.host else {
+                    return missing("no host facts");
+                };
+                match name {
+                    "memory" if h.memory.effective_bytes > 0 => {
+                        Ok(Value::Num(h.memory.effective_bytes as f64))
+                    }
+                    "memory" => missing("host memory is unknown"),
+                    "cpus" if h.cpu.effective > 0 => Ok(Value::Num(f64::from(h.cpu.effective))),
+                    "cpus" => missing("host CPU count is unknown"),
+                    "disk" => match h.datadir_disk.as_ref().map(|d| d.kind) {
+                        Some(DiskKind::Ssd) => Ok(Value::Str("ssd".into())),
+                        Some(DiskKind::Hdd) => Ok(Value::Str("hdd".into())),
+                        _ => missing("the datadir disk type is unknown"),
+                    },
+                    "swap" => match h.swap_total_bytes {
+                        Some(b) => Ok(Value::Num(b as f64)),
+                        None => missing("swap size unknown"),
+                    },
+                    "numa_nodes" => match h.numa_nodes {
+                        Some(n) => Ok(Value::Num(f64::from(n))),
+                        None => missing("NUMA layout unknown"),
+                    },
+                    "thp" => match &h.thp {
+                        Some(t) => Ok(Value::Str(t.enabled.clone())),
+                        None => missing("transparent huge pages setting unknown"),
+                    },
+                    "kernel" => match &h.kernel {
+                        Some(k) => Ok(Value::Str(k.clone())),
+                        None => missing("kernel version unknown"),
+                    },
+                    _ => missing("not a host fact"),
+                }
+            }
+            Namespace::Server => match name {
+                "flavor" => match self.target {
+                    Some(t) => Ok(Value::Str(t.flavor.to_string())),
+                    None => missing("no server facts and no target given"),
+                },
+                "version" => match self.target {
+                    Some(t) => Ok(Value::Version(t.version)),
+                    None => missing("no server facts and no target given"),
+                },
+                "uptime" => match &facts.server {
+                    Some(s) => Ok(Value::Num(s.uptime_secs as f64)),
+                    None => missing("no server facts"),
+                },
+                "is_local" => match &facts.server {
+                    Some(s) => Ok(Value::Bool(s.is_local)),
+                    None => missing("no server facts"),
+                },
+                _ => missing("not a server fact"),
+            },
+            Namespace::Profile => {
+                let p = self.input.profile;
+                match name {
+                    "durability" => Ok(Value::Str(p.durability.as_str().into())),
+                    "workload" => Ok(Value::Str(p.workload.as_str().into())),
+                    "connections" => match p.connections {
+                        Some(c) => Ok(Value::Num(c as f64)),
+                        None => missing("not set in the profile"),
+                    },
+                    "share" => Ok(Value::Num(p.share)),
+                    _ => missing("not a profile setting"),
+                }
+            }
+            Namespace::Let => {
+                if let Some(v) = self.lets.get(name) {
+                    return v.clone();
+                }
+                let rule = self.rule;
+                let Some((_, c)) = rule.lets.iter().find(|(n, _)| n == name) else {
+                    return missing("no such let");
+                };
+                let v = expr::eval(&c.expr, self);
+                self.lets.insert(name.to_string(), v.clone());
+                v
+            }
+            Namespace::Rec => match self.recs.get(name) {
+                Some(v) => Ok(v.clone()),
+                None => missing("not recommended for this profile or target"),
+            },
+        }
+    }
+
+    fn sysctl(&mut self, name: &str) -> Result<Value, EvalError> {
+        let fact = format!("sysctl(\"{name}\")");
+        match &self.input.facts.host {
+            None => Err(EvalError::missing(fact, "no host facts")),
+            Some(h) => match h.sysctl.get(name) {
+                Some(v) => Ok(Value::text(v.clone(), fact)),
+                None => Err(EvalError::missing(fact, "the kernel does not report it")),
+            },
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! What evaluation produces: findings (for `check` and `lint`), the
+//! recommendation set (for `gen-cnf`), and the rules that could not be
+//! applied, each with its reason. Plain data; renderers only format it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::schema::{Confidence, Family, Severity};
+use crate::facts::SourceLocation;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub code: String,
+    pub name: String,
+    pub family: Family,
+    pub severity: Severity,
+    pub tags: Vec<String>,
+    pub message: String,
+    /// The variable the finding is about, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variable: Option<String>,
+    /// Its current value (sizes rendered like the recommendation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<String>,
+    /// The value the rule recommends, ready for an option file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recommended: Option<String>,
+    /// Where the current value was set, when it came from an option file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<SourceLocation>,
+    pub rationale: String,
+    pub sources: Vec<String>,
+    pub confidence: Confidence,
+}
+
+/// One setting of the consistent recommendation set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Recommendation {
+    pub variable: String,
+    /// Ready for an option file (`4G`, `16`, `OFF`).
+    pub value: String,
+    /// The rule that recommends it.
+    pub code: String,
+    pub rationale: String,
+}
+
+/// A rule that did not run to a verdict, and why ("needs host.memory (no
+/// host facts)", "applies to mysql < 8.0; target is mysql-8.0.32").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotApplicable {
+    pub code: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Evaluation {
+    /// In rule-code order.
+    pub findings: Vec<Finding>,
+    pub recommendations: BTreeMap<String, Recommendation>,
+    pub not_applicable: Vec<NotApplicable>,
+}
+
+impl Evaluation {
+    /// The most severe finding, if any.
+    pub fn worst(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+}

@@ -1,0 +1,656 @@
+//! Loading rule files: TOML → checked [`Rule`]s, with every mistake reported
+//! as one [`RuleError`] naming file:line:col.
+//!
+//! Sources are the built-in catalog and, optionally, a user directory
+//! (`--rules DIR`, every `*.toml` in name order). A code may appear once per
+//! source; a user rule replaces the built-in rule with the same code. The
+//! merged set must not recommend two different values for one variable
+//! under a profile both could match.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::builtin::BUILTIN_RULE_FILES;
+use super::expr::{self, CheckEnv, ExprError, Namespace, Type};
+use super::profile::{Durability, Workload};
+use super::schema::{
+    Applies, Compiled, Confidence, Family, ProfileScope, Recommend, Rule, Severity, Source,
+    ValueFormat, VersionRange,
+};
+use super::template::Template;
+use crate::facts::SourceLocation;
+
+/// A broken rule file: where, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct RuleError {
+    pub location: SourceLocation,
+    pub message: String,
+}
+
+impl fmt::Display for RuleError {
+    /// `file:line:col: message` (`file: message` when there is no line).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.location.line == 0 {
+            write!(f, "{}: {}", self.location.file.display(), self.message)
+        } else {
+            write!(f, "{}: {}", self.location, self.message)
+        }
+    }
+}
+
+/// The loaded catalog: rules in code order.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// The built-in catalog only.
+    pub fn builtin() -> Result<RuleSet, RuleError> {
+        RuleSet::load(None)
+    }
+
+    /// The built-in catalog plus the `*.toml` files of `user_dir`.
+    pub fn load(user_dir: Option<&Path>) -> Result<RuleSet, RuleError> {
+        let user = match user_dir {
+            Some(dir) => read_dir(dir)?,
+            None => Vec::new(),
+        };
+        let builtin: Vec<(PathBuf, String)> = BUILTIN_RULE_FILES
+            .iter()
+            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+            .collect();
+        RuleSet::from_sources(&builtin, &user)
+    }
+
+    /// Load from texts: `builtin` files must be named after their family
+    /// (`innodb.toml`); `user` files override built-in rules by code.
+    pub fn from_sources(
+        builtin: &[(PathBuf, String)],
+        user: &[(PathBuf, String)],
+    ) -> Result<RuleSet, RuleError> {
+        let base = load_source(builtin, true)?;
+        let extra = load_source(user, false)?;
+        let mut by_code: BTreeMap<String, Rule> =
+            base.into_iter().map(|r| (r.code.clone(), r)).collect();
+        for r in extra {
+            by_code.insert(r.code.clone(), r);
+        }
+        let rules: Vec<Rule> = by_code.into_values().collect();
+        check_names(&rules)?;
+        check_conflicts(&rules)?;
+        Ok(RuleSet { rules })
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// A rule by code (`MT101`, any case) or name.
+    pub fn get(&self, key: &str) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .find(|r| r.code.eq_ignore_ascii_case(key) || r.name == key)
+    }
+}
+
+fn read_dir(dir: &Path) -> Result<Vec<(PathBuf, String)>, RuleError> {
+    let io = |p: &Path, e: std::io::Error| RuleError {
+        location: SourceLocation {
+            file: p.to_path_buf(),
+            line: 0,
+            column: 0,
+        },
+        message: format!("cannot read rules: {e}"),
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).map_err(|e| io(&p, e))?;
+            Ok((p, text))
+        })
+        .collect()
+}
+
+/// Byte offset → 1-based line and column (in characters).
+struct LineIndex<'a> {
+    file: &'a Path,
+    text: &'a str,
+}
+
+impl LineIndex<'_> {
+    fn at(&self, offset: usize) -> SourceLocation {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() as u32 + 1;
+        let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let column = before[line_start..].chars().count() as u32 + 1;
+        SourceLocation {
+            file: self.file.to_path_buf(),
+            line,
+            column,
+        }
+    }
+
+    fn err(&self, offset: usize, message: impl Into<String>) -> RuleError {
+        RuleError {
+            location: self.at(offset),
+            message: message.into(),
+        }
+    }
+
+    /// Where the content of the TOML string whose token starts at `start`
+    /// begins (after the quotes, and after the newline that opens a
+    /// multi-line string).
+    fn content_start(&self, start: usize) -> usize {
+        let rest = &self.text[start.min(self.text.len())..];
+        if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
+            let after = &rest[3..];
+            if after.starts_with("\r\n") {
+                start + 5
+            } else if after.starts_with('\n') {
+                start + 4
+            } else {
+                start + 3
+            }
+        } else if rest.starts_with('"') || rest.starts_with('\'') {
+            start + 1
+        } else {
+            start
+        }
+    }
+
+    /// An error inside an expression string: exact when the string has no
+    /// escapes.
+    fn expr_err(&self, s: &Spanned<String>, e: ExprError) -> RuleError {
+        self.err(self.content_start(s.span().start) + e.span.start, e.message)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    rule: Vec<Spanned<RawRule>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    code: Spanned<String>,
+    name: Spanned<String>,
+    family: Spanned<String>,
+    severity: Spanned<String>,
+    #[serde(default)]
+    confidence: Option<Spanned<String>>,
+    #[serde(default)]
+    tags: Vec<Spanned<String>>,
+    #[serde(default)]
+    applies: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
+    #[serde(default, rename = "let")]
+    lets: BTreeMap<String, Spanned<String>>,
+    when: Spanned<String>,
+    #[serde(default)]
+    variable: Option<Spanned<String>>,
+    #[serde(default)]
+    recommend: Vec<Spanned<RawRecommend>>,
+    message: Spanned<String>,
+    rationale: Spanned<String>,
+    #[serde(default)]
+    sources: Vec<Spanned<RawSource>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecommend {
+    variable: Spanned<String>,
+    value: Spanned<String>,
+    #[serde(default)]
+    profile: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
+    #[serde(default)]
+    format: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSource {
+    seed: Option<String>,
+    section: Option<String>,
+    title: Option<String>,
+    url: Option<String>,
+}
+
+/// Load every file of one source; codes must be unique within it.
+fn load_source(files: &[(PathBuf, String)], builtin: bool) -> Result<Vec<Rule>, RuleError> {
+    let mut seen: HashMap<String, SourceLocation> = HashMap::new();
+    let mut out = Vec::new();
+    for (path, text) in files {
+        let idx = LineIndex { file: path, text };
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map(|s| s.start).unwrap_or(0);
+            idx.err(offset, format!("invalid TOML: {}", e.message().trim()))
+        })?;
+        let file_family = if builtin {
+            path.file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.parse::<Family>().ok())
+        } else {
+            None
+        };
+        for spanned in raw.rule {
+            let start = spanned.span().start;
+            let raw = spanned.into_inner();
+            let code_loc = idx.at(raw.code.span().start);
+            if let Some(first) = seen.get(raw.code.get_ref()) {
+                return Err(RuleError {
+                    location: code_loc,
+                    message: format!(
+                        "duplicate code {} (already used at {first})",
+                        raw.code.get_ref()
+                    ),
+                });
+            }
+            seen.insert(raw.code.get_ref().clone(), code_loc);
+            out.push(build_rule(&idx, start, raw, file_family, builtin)?);
+        }
+    }
+    Ok(out)
+}
+
+fn is_kebab(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// `Innodb-Buffer-Pool` → `innodb_buffer_pool`, or `None` if not a name.
+pub fn canonical_variable(s: &str) -> Option<String> {
+    let c = s.trim().to_ascii_lowercase().replace('-', "_");
+    (!c.is_empty()
+        && c.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
+    .then_some(c)
+}
+
+fn parse_field<T: std::str::FromStr<Err = String>>(
+    idx: &LineIndex,
+    s: &Spanned<String>,
+) -> Result<T, RuleError> {
+    s.get_ref()
+        .parse()
+        .map_err(|e: String| idx.err(s.span().start, e))
+}
+
+fn compile(
+    idx: &LineIndex,
+    s: &Spanned<String>,
+    env: &CheckEnv,
+) -> Result<(Compiled, Type), RuleError> {
+    let (e, t) = expr::compile(s.get_ref(), env).map_err(|e| idx.expr_err(s, e))?;
+    Ok((
+        Compiled {
+            text: s.get_ref().trim().to_string(),
+            expr: e,
+        },
+        t,
+    ))
+}
+
+fn build_rule(
+    idx: &LineIndex,
+    start: usize,
+    raw: RawRule,
+    file_family: Option<Family>,
+    builtin: bool,
+) -> Result<Rule, RuleError> {
+    let code = raw.code.get_ref().clone();
+    let code_ok = code.len() == 5
+        && code.starts_with("MT")
+        && code[2..].bytes().all(|b| b.is_ascii_digit())
+        && !code[2..].starts_with('0');
+    if !code_ok {
+        return Err(idx.err(
+            raw.code.span().start,
+            format!(
+                "'{code}' is not a rule code (expected MT followed by three digits, e.g. MT101)"
+            ),
+        ));
+    }
+    let family: Family = parse_field(idx, &raw.family)?;
+    let digit = u32::from(code.as_bytes()[2] - b'0');
+    if digit != family.code_digit() {
+        return Err(idx.err(
+            raw.code.span().start,
+            format!(
+                "code {code} is outside the {family} range (MT{}xx)",
+                family.code_digit()
+            ),
+        ));
+    }
+    if builtin
+        && let Some(ff) = file_family
+        && ff != family
+    {
+        return Err(idx.err(
+            raw.family.span().start,
+            format!(
+                "family '{family}' in the {ff} file (one file per family: rules/{family}.toml)"
+            ),
+        ));
+    }
+    if !is_kebab(raw.name.get_ref()) {
+        return Err(idx.err(
+            raw.name.span().start,
+            format!(
+                "'{}' is not a kebab-case name (e.g. innodb-buffer-pool-too-small)",
+                raw.name.get_ref()
+            ),
+        ));
+    }
+    let severity: Severity = parse_field(idx, &raw.severity)?;
+    let confidence: Confidence = match &raw.confidence {
+        Some(c) => parse_field(idx, c)?,
+        None => Confidence::High,
+    };
+    let mut tags = Vec::new();
+    for t in &raw.tags {
+        if !is_kebab(t.get_ref()) {
+            return Err(idx.err(
+                t.span().start,
+                format!("'{}' is not a kebab-case tag", t.get_ref()),
+            ));
+        }
+        tags.push(t.get_ref().clone());
+    }
+    let applies = match &raw.applies {
+        None => Applies::default(),
+        Some(table) => {
+            let mut a = Applies {
+                mysql: None,
+                mariadb: None,
+                percona: None,
+            };
+            for (flavor, range) in table.get_ref() {
+                let r: VersionRange = parse_field(idx, range)?;
+                match flavor.as_str() {
+                    "mysql" => a.mysql = Some(r),
+                    "mariadb" => a.mariadb = Some(r),
+                    "percona" => a.percona = Some(r),
+                    other => {
+                        return Err(idx.err(
+                            table.span().start,
+                            format!(
+                                "unknown flavor '{other}' in applies (expected mysql, mariadb or percona)"
+                            ),
+                        ));
+                    }
+                }
+            }
+            if a.mysql.is_none() && a.mariadb.is_none() && a.percona.is_none() {
+                return Err(idx.err(table.span().start, "applies names no flavor"));
+            }
+            a
+        }
+    };
+
+    // let: facts only, no let-to-let references.
+    let mut lets = Vec::new();
+    let mut let_types = BTreeMap::new();
+    for (name, text) in &raw.lets {
+        if canonical_variable(name).as_deref() != Some(name.as_str()) {
+            return Err(idx.err(
+                text.span().start,
+                format!("'{name}' is not a let name (lowercase letters, digits, '_')"),
+            ));
+        }
+        let (c, t) = compile(idx, text, &CheckEnv::default())?;
+        let_types.insert(name.clone(), t);
+        lets.push((name.clone(), c));
+    }
+    let env = CheckEnv {
+        lets: Some(&let_types),
+        recs: None,
+    };
+
+    let (when, when_type) = compile(idx, &raw.when, &env)?;
+    if !matches!(when_type, Type::Bool | Type::Dyn) {
+        return Err(idx.err(
+            idx.content_start(raw.when.span().start),
+            format!(
+                "type error: 'when' must be a condition, found {}",
+                when_type.describe()
+            ),
+        ));
+    }
+
+    let mut recommend = Vec::new();
+    for r in &raw.recommend {
+        let r = r.get_ref();
+        let variable = canonical_variable(r.variable.get_ref()).ok_or_else(|| {
+            idx.err(
+                r.variable.span().start,
+                format!("'{}' is not a variable name", r.variable.get_ref()),
+            )
+        })?;
+        let (value, t) = compile(idx, &r.value, &env)?;
+        if t == Type::Version {
+            return Err(idx.err(
+                idx.content_start(r.value.span().start),
+                "type error: a recommended value cannot be a version",
+            ));
+        }
+        let format = match &r.format {
+            Some(f) => parse_field(idx, f)?,
+            None => ValueFormat::default(),
+        };
+        let mut profile = ProfileScope::default();
+        if let Some(p) = &r.profile {
+            for (key, val) in p.get_ref() {
+                match key.as_str() {
+                    "durability" => {
+                        parse_field::<Durability>(idx, val)?;
+                        profile.durability = Some(val.get_ref().to_ascii_lowercase());
+                    }
+                    "workload" => {
+                        parse_field::<Workload>(idx, val)?;
+                        profile.workload = Some(val.get_ref().to_ascii_lowercase());
+                    }
+                    other => {
+                        return Err(idx.err(
+                            p.span().start,
+                            format!(
+                                "unknown profile key '{other}' (a recommendation can be scoped to durability or workload)"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        recommend.push(Recommend {
+            variable,
+            value,
+            profile,
+            format,
+            location: idx.at(r.variable.span().start),
+        });
+    }
+
+    let variable = match &raw.variable {
+        Some(v) => Some(canonical_variable(v.get_ref()).ok_or_else(|| {
+            idx.err(
+                v.span().start,
+                format!("'{}' is not a variable name", v.get_ref()),
+            )
+        })?),
+        None => None,
+    };
+
+    let recs: BTreeSet<String> = recommend.iter().map(|r| r.variable.clone()).collect();
+    let msg_env = CheckEnv {
+        lets: Some(&let_types),
+        recs: Some(&recs),
+    };
+    let message = Template::compile(raw.message.get_ref(), &msg_env)
+        .map_err(|e| idx.expr_err(&raw.message, e))?;
+
+    if raw.rationale.get_ref().trim().is_empty() {
+        return Err(idx.err(raw.rationale.span().start, "the rationale is empty"));
+    }
+    if raw.sources.is_empty() {
+        return Err(idx.err(
+            raw.code.span().start,
+            format!("rule {code} has no sources (add a seed section or a manual page)"),
+        ));
+    }
+    let mut sources = Vec::new();
+    for s in &raw.sources {
+        let r = s.get_ref();
+        if r.seed.is_none() && r.title.is_none() && r.url.is_none() {
+            return Err(idx.err(s.span().start, "a source needs a seed, a title or a url"));
+        }
+        sources.push(Source {
+            seed: r.seed.clone(),
+            section: r.section.clone(),
+            title: r.title.clone(),
+            url: r.url.clone(),
+        });
+    }
+
+    let mut reads_status = false;
+    let mut note = |f: &expr::FactRef| {
+        if matches!(f.ns, Namespace::Status | Namespace::Rate) {
+            reads_status = true;
+        }
+    };
+    when.expr.for_each_fact(&mut note);
+    lets.iter()
+        .for_each(|(_, c)| c.expr.for_each_fact(&mut note));
+    recommend
+        .iter()
+        .for_each(|r| r.value.expr.for_each_fact(&mut note));
+    message.exprs().for_each(|e| e.for_each_fact(&mut note));
+
+    Ok(Rule {
+        code,
+        name: raw.name.into_inner(),
+        family,
+        severity,
+        confidence,
+        tags,
+        applies,
+        lets,
+        when,
+        variable,
+        recommend,
+        message,
+        rationale: raw.rationale.into_inner().trim().to_string(),
+        sources,
+        reads_status,
+        origin: idx.at(start),
+    })
+}
+
+fn check_names(rules: &[Rule]) -> Result<(), RuleError> {
+    let mut seen: HashMap<&str, &Rule> = HashMap::new();
+    for r in rules {
+        if let Some(first) = seen.insert(r.name.as_str(), r) {
+            return Err(RuleError {
+                location: r.origin.clone(),
+                message: format!(
+                    "rule {} reuses the name '{}' of {} ({})",
+                    r.code, r.name, first.code, first.origin
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// No two recommendations for one variable may disagree under a profile
+/// both could match, for a target both apply to. Inside one rule a more
+/// specific profile scope may refine a broader one.
+fn check_conflicts(rules: &[Rule]) -> Result<(), RuleError> {
+    let mut by_var: BTreeMap<&str, Vec<(&Rule, &Recommend)>> = BTreeMap::new();
+    for rule in rules {
+        for rec in &rule.recommend {
+            by_var.entry(&rec.variable).or_default().push((rule, rec));
+        }
+    }
+    for (var, entries) in by_var {
+        for (i, (ra, a)) in entries.iter().enumerate() {
+            for (rb, b) in &entries[i + 1..] {
+                if !a.profile.compatible(&b.profile) {
+                    continue;
+                }
+                let same_rule = ra.code == rb.code;
+                if !same_rule && !ra.applies.overlaps(&rb.applies) {
+                    continue;
+                }
+                let same_value = canonical(ra, &a.value.expr) == canonical(rb, &b.value.expr)
+                    && a.format == b.format;
+                if same_rule {
+                    if a.profile == b.profile {
+                        return Err(RuleError {
+                            location: b.location.clone(),
+                            message: format!(
+                                "rule {} recommends {var} twice for {} (first at {})",
+                                rb.code, b.profile, a.location
+                            ),
+                        });
+                    }
+                    if same_value
+                        || a.profile.strictly_within(&b.profile)
+                        || b.profile.strictly_within(&a.profile)
+                    {
+                        continue;
+                    }
+                } else if same_value {
+                    continue;
+                }
+                return Err(RuleError {
+                    location: b.location.clone(),
+                    message: format!(
+                        "conflicting recommendations for {var}: {} recommends `{}` ({}) and {} recommends `{}` ({}) where both apply ({} / {})",
+                        ra.code,
+                        a.value.text,
+                        a.location,
+                        rb.code,
+                        b.value.text,
+                        b.location,
+                        a.profile,
+                        b.profile
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The canonical text of a recommended value with the rule's lets expanded,
+/// so two rules compare by what they compute, not by their let names.
+fn canonical(rule: &Rule, e: &expr::Expr) -> String {
+    e.substitute(&|f| {
+        if f.ns != Namespace::Let {
+            return None;
+        }
+        rule.lets
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map(|(_, c)| c.expr.clone())
+    })
+    .to_string()
+}

@@ -1,0 +1,129 @@
+//! The deployment profile: what the operator told mytune about how the
+//! server is meant to be run. Rules read it as `profile.*` and may scope a
+//! recommendation to it; nothing is assumed beyond these defaults.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Whether commits must survive a crash (`strict`, the default) or may trade
+/// the last second for speed (`relaxed`, only when asked for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Durability {
+    #[default]
+    Strict,
+    Relaxed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Workload {
+    Oltp,
+    Olap,
+    #[default]
+    Mixed,
+}
+
+impl Durability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Durability::Strict => "strict",
+            Durability::Relaxed => "relaxed",
+        }
+    }
+}
+
+impl Workload {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Workload::Oltp => "oltp",
+            Workload::Olap => "olap",
+            Workload::Mixed => "mixed",
+        }
+    }
+}
+
+impl FromStr for Durability {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "strict" => Ok(Durability::Strict),
+            "relaxed" => Ok(Durability::Relaxed),
+            _ => Err(format!(
+                "unknown durability '{s}' (expected strict or relaxed)"
+            )),
+        }
+    }
+}
+
+impl FromStr for Workload {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "oltp" => Ok(Workload::Oltp),
+            "olap" => Ok(Workload::Olap),
+            "mixed" => Ok(Workload::Mixed),
+            _ => Err(format!(
+                "unknown workload '{s}' (expected oltp, olap or mixed)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Durability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Workload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    #[serde(default)]
+    pub durability: Durability,
+    #[serde(default)]
+    pub workload: Workload,
+    /// Expected peak concurrent connections, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections: Option<u64>,
+    /// The share of the host's memory and CPUs the server may use, in
+    /// (0, 1]; 1 = a dedicated host.
+    #[serde(default = "full_share")]
+    pub share: f64,
+}
+
+fn full_share() -> f64 {
+    1.0
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile {
+            durability: Durability::default(),
+            workload: Workload::default(),
+            connections: None,
+            share: 1.0,
+        }
+    }
+}
+
+impl Profile {
+    /// Reject values no rule could make sense of.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.share > 0.0 && self.share <= 1.0) {
+            return Err(format!(
+                "profile share must be in (0, 1], found {}",
+                self.share
+            ));
+        }
+        Ok(())
+    }
+}

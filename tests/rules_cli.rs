@@ -1,0 +1,105 @@
+//! `mytune rules` and `mytune explain` as a user runs them: output, formats,
+//! and exit code 2 with one `file:line:col: message` line for a broken rule
+//! file.
+
+use std::process::{Command, Output};
+
+fn mytune(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(args)
+        .output()
+        .expect("run mytune")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn rules_lists_the_catalog_as_a_table() {
+    let o = mytune(&["rules"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "code",
+        "applies",
+        "MT101",
+        "innodb-buffer-pool-too-small",
+        "mysql < 8.0; mariadb; percona < 8.0",
+    ] {
+        assert!(out.contains(needle), "{needle} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn rules_as_json() {
+    let o = mytune(&["rules", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let first = &v[0];
+    assert_eq!(first["code"], "MT101");
+    assert_eq!(first["name"], "innodb-buffer-pool-too-small");
+    assert_eq!(first["severity"], "warn");
+    assert_eq!(first["family"], "innodb");
+    assert_eq!(first["applies"], "all");
+}
+
+#[test]
+fn explain_prints_a_rule_in_full() {
+    let o = mytune(&["explain", "MT401"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "MT401 query-cache-enabled-multicore",
+        "severity:   warn",
+        "when:",
+        "recommend:  query_cache_type = \"OFF\"",
+        "Rationale:",
+        "outdated",
+        "seed 000_c0584d0eda19c705.txt",
+        "https://mariadb.com/kb/en/query-cache/",
+    ] {
+        assert!(out.contains(needle), "{needle} missing from:\n{out}");
+    }
+    let o = mytune(&["explain", "MT401", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["recommend"][1]["variable"], "query_cache_size");
+}
+
+#[test]
+fn explain_unknown_code_is_an_error() {
+    let o = mytune(&["explain", "MT000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no rule 'MT000'"), "{}", stderr(&o));
+}
+
+#[test]
+fn broken_rule_file_exits_2_with_one_located_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.toml");
+    std::fs::write(
+        &path,
+        "[[rule]]\ncode = \"MT901\"\nname = \"x-y\"\nfamily = \"compat\"\nseverity = \"warn\"\nwhen = \"host.cpus > \"\nmessage = \"m\"\nrationale = \"r\"\n",
+    )
+    .unwrap();
+    for cmd in [&["rules"][..], &["explain", "MT101"][..]] {
+        let mut args = cmd.to_vec();
+        let d = dir.path().to_str().unwrap();
+        args.extend(["--rules", d]);
+        let o = mytune(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(
+            err,
+            format!(
+                "{}:6:21: expected a value, found the end of the expression\n",
+                path.display()
+            )
+        );
+        assert!(o.stdout.is_empty());
+    }
+}

@@ -1,0 +1,298 @@
+//! Loading rule files: the built-in catalog is sound, user rules add to and
+//! override it, and every kind of broken rule file is one clear error that
+//! names file:line:col.
+
+use std::path::{Path, PathBuf};
+
+use mytune::facts::Facts;
+use mytune::rules::{EvalInput, Profile, RuleError, RuleSet};
+
+/// A minimal valid rule; `{extra}` lines are appended inside the table.
+fn rule(code: &str, name: &str, family: &str, when: &str, extra: &str) -> String {
+    format!(
+        r#"[[rule]]
+code = "{code}"
+name = "{name}"
+family = "{family}"
+severity = "warn"
+when = "{when}"
+message = "something is off"
+rationale = "because"
+{extra}
+[[rule.sources]]
+title = "a test"
+"#
+    )
+}
+
+/// Write `files` into a fresh directory and load it next to the built-ins.
+fn load(files: &[(&str, &str)]) -> (tempfile::TempDir, Result<RuleSet, RuleError>) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let set = RuleSet::load(Some(dir.path()));
+    (dir, set)
+}
+
+/// The error text with the temporary directory replaced by `DIR`.
+fn error(files: &[(&str, &str)]) -> String {
+    let (dir, set) = load(files);
+    let e = set.expect_err("the rules should not load");
+    e.to_string()
+        .replace(&format!("{}/", dir.path().display()), "DIR/")
+}
+
+#[test]
+fn builtin_catalog_loads_without_conflicts() {
+    let set = RuleSet::builtin().expect("built-in rules load");
+    let codes: Vec<&str> = set.rules().iter().map(|r| r.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "MT101", "MT102", "MT103", "MT301", "MT401", "MT402", "MT403"
+        ]
+    );
+    for r in set.rules() {
+        assert!(!r.sources.is_empty(), "{} has sources", r.code);
+        assert!(
+            r.sources.iter().any(|s| s.url.is_some()),
+            "{} links a manual page",
+            r.code
+        );
+        assert!(
+            r.sources.iter().any(|s| s.seed.is_some()),
+            "{} cites a seed",
+            r.code
+        );
+        assert!(r.origin.file.starts_with("rules"), "{}", r.origin);
+    }
+}
+
+#[test]
+fn user_rules_add_and_override_by_code() {
+    let extra = rule("MT999", "my-own-check", "compat", "host.cpus > 1", "");
+    let over = rule(
+        "MT402",
+        "thread-cache-replaced",
+        "caches",
+        "var.thread_cache_size < 4",
+        "",
+    );
+    let (_dir, set) = load(&[("a.toml", &extra), ("b.toml", &over)]);
+    let set = set.unwrap();
+    assert_eq!(set.get("MT999").unwrap().name, "my-own-check");
+    assert_eq!(set.get("mt402").unwrap().name, "thread-cache-replaced");
+    assert!(set.get("MT402").unwrap().recommend.is_empty());
+    assert_eq!(set.rules().len(), 8);
+}
+
+#[test]
+fn bad_toml() {
+    let e = error(&[("bad.toml", "[[rule]]\ncode = \"MT101\nname = \"x\"\n")]);
+    assert!(e.starts_with("DIR/bad.toml:2:"), "{e}");
+    assert!(e.contains("invalid TOML"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+}
+
+#[test]
+fn unknown_key() {
+    let text = rule("MT901", "x-y", "compat", "true", "severty = \"warn\"");
+    let e = error(&[("k.toml", &text)]);
+    assert!(e.starts_with("DIR/k.toml:"), "{e}");
+    assert!(e.contains("severty"), "{e}");
+}
+
+#[test]
+fn unknown_namespace_points_into_the_expression() {
+    let text = rule("MT901", "x-y", "compat", "host.cpus > 1 && foo.bar", "");
+    // line 6: `when = "host.cpus > 1 && foo.bar"`; `foo` is at column 26.
+    assert_eq!(
+        error(&[("ns.toml", &text)]),
+        "DIR/ns.toml:6:26: unknown namespace 'foo.' (known: var., status., rate., host., server., cnf., profile., let., rec.)"
+    );
+}
+
+#[test]
+fn unknown_function() {
+    let text = rule("MT901", "x-y", "compat", "frob(host.cpus) > 1", "");
+    let e = error(&[("f.toml", &text)]);
+    assert!(
+        e.starts_with("DIR/f.toml:6:9: unknown function 'frob' (known: min, max,"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_name_in_a_fixed_namespace() {
+    let text = rule("MT901", "x-y", "compat", "host.ram > 1G", "");
+    let e = error(&[("n.toml", &text)]);
+    assert!(
+        e.starts_with("DIR/n.toml:6:9: unknown name 'host.ram' (known: host.memory,"),
+        "{e}"
+    );
+}
+
+#[test]
+fn type_error() {
+    let text = rule(
+        "MT901",
+        "x-y",
+        "compat",
+        "host.memory > 1G && host.cpus + true",
+        "",
+    );
+    assert_eq!(
+        error(&[("t.toml", &text)]),
+        "DIR/t.toml:6:41: type error: '+' needs a number, found a boolean"
+    );
+    let text = rule("MT901", "x-y", "compat", "host.memory", "");
+    assert_eq!(
+        error(&[("t.toml", &text)]),
+        "DIR/t.toml:6:9: type error: 'when' must be a condition, found a number"
+    );
+}
+
+#[test]
+fn error_in_a_message_placeholder() {
+    let text = rule("MT901", "x-y", "compat", "true", "").replace(
+        "message = \"something is off\"",
+        "message = \"memory is {host.memory:size}, cpus {host.cpuz}\"",
+    );
+    assert_eq!(
+        error(&[("m.toml", &text)]).split(" (known").next().unwrap(),
+        "DIR/m.toml:7:48: unknown name 'host.cpuz'"
+    );
+}
+
+#[test]
+fn duplicate_code_in_one_source() {
+    let a = rule("MT901", "first-rule", "compat", "true", "");
+    let b = rule("MT901", "second-rule", "compat", "true", "");
+    assert_eq!(
+        error(&[("a.toml", &a), ("b.toml", &b)]),
+        "DIR/b.toml:2:8: duplicate code MT901 (already used at DIR/a.toml:2:8)"
+    );
+}
+
+#[test]
+fn duplicate_name() {
+    let a = rule("MT901", "thread-cache-too-small", "compat", "true", "");
+    let e = error(&[("a.toml", &a)]);
+    assert!(
+        e.starts_with(
+            "DIR/a.toml:1:1: rule MT901 reuses the name 'thread-cache-too-small' of MT402"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn code_outside_the_family_range() {
+    let a = rule("MT901", "x-y", "innodb", "true", "");
+    assert_eq!(
+        error(&[("a.toml", &a)]),
+        "DIR/a.toml:2:8: code MT901 is outside the innodb range (MT1xx)"
+    );
+}
+
+#[test]
+fn conflicting_recommendations_across_rules() {
+    let rec = "[[rule.recommend]]\nvariable = \"innodb-buffer-pool-size\"\nvalue = \"1G\"\nformat = \"size\"";
+    let a = rule("MT199", "my-buffer-pool", "innodb", "true", rec);
+    let e = error(&[("a.toml", &a)]);
+    assert!(
+        e.starts_with(
+            "DIR/a.toml:10:12: conflicting recommendations for innodb_buffer_pool_size: MT101 recommends"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("MT199 recommends `1G`"), "{e}");
+}
+
+#[test]
+fn disjoint_targets_do_not_conflict() {
+    // MT401 applies to MySQL < 8.0 and MariaDB; a MySQL 8.0+ rule may say
+    // something else about the same variable.
+    let rec = "applies = { mysql = \">= 8.0\" }\n[[rule.recommend]]\nvariable = \"query_cache_size\"\nvalue = \"1M\"";
+    let a = rule("MT401", "x-y", "caches", "true", "").replace("MT401", "MT499");
+    let a = a.replace(
+        "rationale = \"because\"\n",
+        &format!("rationale = \"because\"\n{rec}\n"),
+    );
+    let (_d, set) = load(&[("a.toml", &a)]);
+    assert!(set.is_ok(), "{:?}", set.err());
+}
+
+#[test]
+fn profile_scopes_refine_inside_one_rule() {
+    let recs = r#"[[rule.recommend]]
+variable = "innodb_flush_log_at_trx_commit"
+value = "1"
+[[rule.recommend]]
+variable = "innodb_flush_log_at_trx_commit"
+value = "2"
+profile = { durability = "relaxed" }"#;
+    let text = rule("MT501", "flush-log-scoped", "logging", "true", recs);
+    let (_d, set) = load(&[("a.toml", &text)]);
+    let set = set.unwrap();
+    let facts = Facts::default();
+    let mut profile = Profile::default();
+    let ev = set.evaluate(&EvalInput::new(&facts, &profile));
+    assert_eq!(
+        ev.recommendations["innodb_flush_log_at_trx_commit"].value,
+        "1"
+    );
+    profile.durability = "relaxed".parse().unwrap();
+    let ev = set.evaluate(&EvalInput::new(&facts, &profile));
+    assert_eq!(
+        ev.recommendations["innodb_flush_log_at_trx_commit"].value,
+        "2"
+    );
+
+    // Two different scopes that one profile can both match: a conflict.
+    let recs = recs.replace(
+        "value = \"1\"",
+        "value = \"1\"\nprofile = { workload = \"olap\" }",
+    );
+    let text = rule("MT501", "flush-log-scoped", "logging", "true", &recs);
+    let e = error(&[("a.toml", &text)]);
+    assert!(
+        e.starts_with(
+            "DIR/a.toml:14:12: conflicting recommendations for innodb_flush_log_at_trx_commit"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_profile_value() {
+    let recs =
+        "[[rule.recommend]]\nvariable = \"x\"\nvalue = \"1\"\nprofile = { durability = \"loose\" }";
+    let text = rule("MT501", "x-y", "logging", "true", recs);
+    assert_eq!(
+        error(&[("a.toml", &text)]),
+        "DIR/a.toml:12:26: unknown durability 'loose' (expected strict or relaxed)"
+    );
+}
+
+#[test]
+fn missing_rules_directory() {
+    let e = RuleSet::load(Some(Path::new("/nonexistent/rules-dir"))).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("/nonexistent/rules-dir: cannot read rules:"),
+        "{e}"
+    );
+}
+
+#[test]
+fn builtin_files_are_named_after_their_family() {
+    let text = rule("MT101", "x-y", "innodb", "true", "");
+    let e = RuleSet::from_sources(&[(PathBuf::from("rules/caches.toml"), text)], &[]).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("rules/caches.toml:4:10: family 'innodb' in the caches file"),
+        "{e}"
+    );
+}
