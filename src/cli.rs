@@ -24,7 +24,7 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Collect host and server facts into a JSON snapshot.
     #[command(disable_help_flag = true)]
-    Collect(crate::commands::collect::CollectArgs),
+    Collect(Box<crate::commands::collect::CollectArgs>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -33,6 +33,6 @@ fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Explain(args) => commands::explain::run(&args),
-        cli::Command::Collect(args) => commands::collect::run(args),
+        cli::Command::Collect(args) => commands::collect::run(*args),
     }
 }
