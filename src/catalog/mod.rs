@@ -17,6 +17,7 @@
 
 mod parse;
 mod suggest;
+pub(crate) use suggest::distance as edit_distance;
 mod types;
 mod validate;
 

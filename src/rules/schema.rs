@@ -102,6 +102,9 @@ impl fmt::Display for Confidence {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
+    /// MT0xx: structural option-file checks built into `lint` (not a TOML
+    /// family: no rule file may use it).
+    Config,
     Innodb,
     Connections,
     Memory,
@@ -128,6 +131,7 @@ impl Family {
 
     pub fn as_str(self) -> &'static str {
         match self {
+            Family::Config => "config",
             Family::Innodb => "innodb",
             Family::Connections => "connections",
             Family::Memory => "memory",
@@ -142,7 +146,10 @@ impl Family {
 
     /// The hundreds digit of the family's codes (MT**1**01).
     pub fn code_digit(self) -> u32 {
-        Family::ALL.iter().position(|f| *f == self).expect("listed") as u32 + 1
+        match self {
+            Family::Config => 0,
+            _ => Family::ALL.iter().position(|f| *f == self).expect("listed") as u32 + 1,
+        }
     }
 }
 
