@@ -165,14 +165,14 @@ impl Loader {
                     if self.too_deep(path, line_no, line.column, depth, "!include") {
                         continue;
                     }
-                    let target = dir.join(target);
+                    let target = resolve(&dir, target);
                     self.include_file(&target, path, line_no, line.column, depth + 1);
                 }
                 LineKind::IncludeDir { path: target } => {
                     if self.too_deep(path, line_no, line.column, depth, "!includedir") {
                         continue;
                     }
-                    let target = dir.join(target);
+                    let target = resolve(&dir, target);
                     self.include_dir(&target, path, line_no, line.column, depth + 1);
                 }
                 LineKind::Blank | LineKind::Comment | LineKind::Error => {}
@@ -275,6 +275,19 @@ impl Loader {
     }
 }
 
+/// Where an include argument points: `~/` is the home directory (the server
+/// expands it too), an absolute path is itself, and a relative path is taken
+/// from the including file's directory (the server would use its working
+/// directory; see the `syntax` module doc).
+fn resolve(dir: &Path, arg: &str) -> PathBuf {
+    if let Some(rest) = arg.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty())
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    dir.join(arg)
+}
+
 /// A path's identity for cycle detection: canonical when it exists.
 fn identity(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
@@ -306,4 +319,20 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
         .and_then(|f| f.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_paths_resolve_like_the_server_but_from_the_files_dir() {
+        let dir = Path::new("/etc/mysql");
+        assert_eq!(resolve(dir, "conf.d/"), PathBuf::from("/etc/mysql/conf.d/"));
+        assert_eq!(resolve(dir, "/abs/x.cnf"), PathBuf::from("/abs/x.cnf"));
+        match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            Some(home) => assert_eq!(resolve(dir, "~/x.cnf"), PathBuf::from(home).join("x.cnf")),
+            None => assert_eq!(resolve(dir, "~/x.cnf"), PathBuf::from("/etc/mysql/~/x.cnf")),
+        }
+    }
 }
