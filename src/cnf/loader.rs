@@ -126,32 +126,26 @@ impl Loader {
                 1,
                 1,
                 CnfErrorKind::ByteOrderMark,
-                "the file starts with a UTF-8 byte-order mark; the server does not skip it and misreads the first line".to_string(),
+                "the file starts with a UTF-8 byte-order mark; MySQL's reader does not skip it, reads the first line as an option before any group and refuses to start".to_string(),
             );
         }
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut group: Option<String> = None;
-        for (i, line) in doc.lines.iter().enumerate() {
+        for (i, line) in doc.lines.into_iter().enumerate() {
             let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            if let Some(issue) = &line.issue {
-                self.error(
-                    path,
-                    line_no,
-                    issue.column,
-                    issue.kind,
-                    issue.message.clone(),
-                );
+            if let Some(issue) = line.issue {
+                self.error(path, line_no, issue.column, issue.kind, issue.message);
             }
-            match &line.kind {
+            match line.kind {
                 LineKind::Group { name } => group = Some(name.to_lowercase()),
                 LineKind::Option { raw_name, value } => {
                     let Some(group) = &group else { continue };
-                    let (name, modifier, loose) = split_name(raw_name);
+                    let (name, modifier, loose) = split_name(&raw_name);
                     self.files.entries.push(OptionEntry {
                         group: group.clone(),
-                        raw_name: raw_name.clone(),
+                        raw_name,
                         name,
-                        value: value.clone(),
+                        value,
                         modifier,
                         loose,
                         location: SourceLocation {
@@ -165,14 +159,14 @@ impl Loader {
                     if self.too_deep(path, line_no, line.column, depth, "!include") {
                         continue;
                     }
-                    let target = resolve(&dir, target);
+                    let target = resolve(&dir, &target);
                     self.include_file(&target, path, line_no, line.column, depth + 1);
                 }
                 LineKind::IncludeDir { path: target } => {
                     if self.too_deep(path, line_no, line.column, depth, "!includedir") {
                         continue;
                     }
-                    let target = resolve(&dir, target);
+                    let target = resolve(&dir, &target);
                     self.include_dir(&target, path, line_no, line.column, depth + 1);
                 }
                 LineKind::Blank | LineKind::Comment | LineKind::Error => {}
