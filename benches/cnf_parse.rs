@@ -52,6 +52,13 @@ fn bench(c: &mut Criterion) {
         let doc = Document::parse(&text);
         b.iter(|| black_box(&doc).to_string())
     });
+    c.bench_function("cnf_load_str_100_lines", |b| {
+        b.iter(|| load_str(black_box(&text), path))
+    });
+    c.bench_function("cnf_effective_100_lines", |b| {
+        let loaded = load_str(&text, path);
+        b.iter(|| black_box(&loaded).effective(&groups))
+    });
     c.bench_function("cnf_load_str_and_effective_100_lines", |b| {
         b.iter(|| load_str(black_box(&text), path).effective(&groups))
     });
