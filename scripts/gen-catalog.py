@@ -850,7 +850,9 @@ def apply_mysql_curation(r: Rec, series: str, maria_ref: dict[str, dict[str, str
     if name == "thread_handling":
         r.note = ENTERPRISE_NOTE
     # dynamic
-    if name in MYSQL_READ_ONLY:
+    if vtuple(series) < (8, 0) and name in ("innodb_log_buffer_size", "innodb_doublewrite"):
+        r.dynamic = False  # both became dynamic only in 8.0
+    elif name in MYSQL_READ_ONLY:
         r.dynamic = False
     elif name in MYSQL_DYNAMIC:
         r.dynamic = True
