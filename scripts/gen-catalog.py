@@ -77,6 +77,8 @@ CHANGES: list[Change] = [
     Change("mysql", "innodb_support_xa", "deprecated", "5.7.10", None, MYSQL_OPTVAR_57),
     Change("mysql", "innodb_locks_unsafe_for_binlog", "deprecated", "5.7.0", "transaction_isolation", MYSQL_OPTVAR_57),
     Change("mysql", "sync_frm", "deprecated", "5.7.6", None, MYSQL_OPTVAR_57),
+    Change("mysql", "myisam_repair_threads", "deprecated", "5.7.38",  None,
+           "https://dev.mysql.com/doc/relnotes/mysql/5.7/en/news-5-7-38.html"),
     # MySQL 8.0 removals
     Change("mysql", "tx_isolation", "removed", "8.0.3", "transaction_isolation", MYSQL_OPTVAR_80),
     Change("mysql", "tx_read_only", "removed", "8.0.3", "transaction_read_only", MYSQL_OPTVAR_80),
@@ -95,7 +97,7 @@ CHANGES: list[Change] = [
     Change("mysql", "innodb_undo_logs", "removed", "8.0.2", "innodb_rollback_segments", MYSQL_OPTVAR_80),
     Change("mysql", "sync_frm", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
     Change("mysql", "log_warnings", "removed", "8.0.3", "log_error_verbosity", MYSQL_OPTVAR_80),
-    Change("mysql", "myisam_repair_threads", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "myisam_repair_threads", "removed", "8.0.30", None, MYSQL_OPTVAR_80),
     Change("mysql", "secure_auth", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
     Change("mysql", "old_passwords", "removed", "8.0.11", None, MYSQL_OPTVAR_80),
     Change("mysql", "ignore_builtin_innodb", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
@@ -738,8 +740,21 @@ def parse_result_sysvars(path: Path) -> dict[str, dict[str, str]]:
 
 def load_dump_vars(path: Path) -> dict[str, str]:
     d = json.loads(path.read_text())
-    # Some keys are mangled in these files ("_password_proxy_users", ""): keep real names only.
-    return {canon(k): str(v) for k, v in d["Variables"].items() if re.fullmatch(r"[a-z][a-z0-9_]*", k)}
+    # Some keys are mangled in these files: everything up to the last digit is cut off
+    # ("sha256_password_proxy_users" -> "_password_proxy_users"). Keep real names; remember the
+    # mangled tails so build_mysql can recognise the names they came from.
+    out = {canon(k): str(v) for k, v in d["Variables"].items() if re.fullmatch(r"[a-z][a-z0-9_]*", k)}
+    MANGLED_TAILS.update(k for k in d["Variables"] if k.startswith("_"))
+    return out
+
+
+MANGLED_TAILS: set[str] = set()
+# System variables the mysqltuner captures leave out although the servers have them.
+MYSQL_KNOWN_SYSVARS = {"myisam_repair_threads", "show_compatibility_56", "disable_partition_engine_check"}
+
+
+def mangled_sysvar(name: str) -> bool:
+    return any(name.endswith(t) and re.search(r"\d", name[: len(name) - len(t)]) for t in MANGLED_TAILS)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -871,7 +886,7 @@ def build_mysql(series: str, help_path: Path, dump: dict[str, str] | None, innod
     for name, opt in h.items():
         r = from_help(name, opt, "mysql")
         if dump is not None:
-            r.sysvar = name in dump
+            r.sysvar = name in dump or name in MYSQL_KNOWN_SYSVARS or mangled_sysvar(name)
         else:
             r.sysvar = name not in option_only and opt.in_defaults
         if name in option_only:
