@@ -6,8 +6,7 @@
 
 /// Edit distance (insertions, deletions, substitutions) between two ASCII
 /// strings, giving up early once it exceeds `limit` (returns `limit + 1`).
-#[cfg(test)]
-fn distance(a: &str, b: &str, limit: usize) -> usize {
+pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
     distance_with(a, b, limit, &mut Vec::new(), &mut Vec::new())
 }
 

@@ -14,6 +14,7 @@ use std::path::Path;
 use crate::catalog::{Catalog, VarKind, VarStatus, edit_distance};
 use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
 use crate::facts::SourceLocation;
+use crate::rules::schema::Source;
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
 
@@ -377,7 +378,16 @@ fn finding(
         recommended: None,
         location,
         rationale: check.rationale.to_string(),
-        sources: check.sources.iter().map(|s| s.to_string()).collect(),
+        sources: check
+            .sources
+            .iter()
+            .map(|url| Source {
+                seed: None,
+                section: None,
+                title: None,
+                url: Some(url.to_string()),
+            })
+            .collect(),
         confidence: check.confidence(),
     }
 }

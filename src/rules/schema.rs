@@ -531,7 +531,11 @@ pub struct Rule {
     pub tags: Vec<String>,
     pub applies: Applies,
     /// Named sub-expressions (`let.NAME`), in name order.
-    #[serde(rename = "let", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "let",
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "lets_as_map"
+    )]
     pub lets: Vec<(String, Compiled)>,
     pub when: Compiled,
     /// The variable a finding is about when the rule recommends nothing.
@@ -546,4 +550,8 @@ pub struct Rule {
     pub reads_status: bool,
     /// Where the `[[rule]]` table starts.
     pub origin: SourceLocation,
+}
+
+fn lets_as_map<S: Serializer>(lets: &[(String, Compiled)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(lets.iter().map(|(k, v)| (k, &v.text)))
 }
