@@ -29,6 +29,7 @@ use thiserror::Error;
 use crate::target::{Flavor, Target, Version};
 
 pub use types::{VarInfo, VarKind, VarStatus};
+pub use validate::ValueError;
 
 /// Why no catalog could be had.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]

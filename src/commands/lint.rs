@@ -1,17 +1,22 @@
 //! `mytune lint FILE...`: check option files against the target's catalog.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::thread;
 
-use mytune::lint;
+use mytune::lint::{self, LintError};
 use mytune::report::{self, json::Report};
+use mytune::rules::Finding;
+use mytune::target::Target;
 
 use crate::cli::{LintArgs, OutputFormat};
 
 pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
+    let results = lint_all(&args.files, &args.target);
     let mut findings = Vec::new();
     let mut failed = false;
-    for path in &args.files {
-        match lint::lint_file(path, &args.target) {
+    for (path, result) in args.files.iter().zip(results) {
+        match result {
             Ok(mut f) => findings.append(&mut f),
             Err(e) => {
                 eprintln!("mytune: {}: {e}", path.display());
@@ -40,5 +45,33 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// Lint every file, spread over the available cores; results keep the order
+/// of `files`. Files are independent, and the catalog is shared read-only.
+fn lint_all(files: &[PathBuf], target: &Target) -> Vec<Result<Vec<Finding>, LintError>> {
+    let workers = thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len().max(1));
+    if workers <= 1 {
+        return files.iter().map(|f| lint::lint_file(f, target)).collect();
+    }
+    let chunk = files.len().div_ceil(workers);
+    thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|f| lint::lint_file(f, target))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a lint worker panicked"))
+            .collect()
     })
 }

@@ -248,12 +248,20 @@ fn check_server_entry(
         return;
     }
     if let Some(value) = &e.value
-        && let Err(why) = info.validate(value)
+        && let Err(why) = info.check_value(value)
     {
+        let (sev, effect) = if why.adjusted {
+            (
+                Severity::Warn,
+                "the server adjusts it and runs with another value than the one written",
+            )
+        } else {
+            (Severity::Crit, "the server will not start with it")
+        };
         out.push(finding(
             &checks::INVALID_VALUE,
-            checks::INVALID_VALUE.severity,
-            format!("{} = {value}: {why}", info.name),
+            sev,
+            format!("{} = {value}: {}; {effect}", info.name, why.message),
             Some(e.location.clone()),
             Some(info.name.clone()),
         ));
