@@ -77,6 +77,8 @@ CHANGES: list[Change] = [
     Change("mysql", "innodb_support_xa", "deprecated", "5.7.10", None, MYSQL_OPTVAR_57),
     Change("mysql", "innodb_locks_unsafe_for_binlog", "deprecated", "5.7.0", "transaction_isolation", MYSQL_OPTVAR_57),
     Change("mysql", "sync_frm", "deprecated", "5.7.6", None, MYSQL_OPTVAR_57),
+    Change("mysql", "myisam_repair_threads", "deprecated", "5.7.38",  None,
+           "https://dev.mysql.com/doc/relnotes/mysql/5.7/en/news-5-7-38.html"),
     # MySQL 8.0 removals
     Change("mysql", "tx_isolation", "removed", "8.0.3", "transaction_isolation", MYSQL_OPTVAR_80),
     Change("mysql", "tx_read_only", "removed", "8.0.3", "transaction_read_only", MYSQL_OPTVAR_80),
@@ -95,7 +97,7 @@ CHANGES: list[Change] = [
     Change("mysql", "innodb_undo_logs", "removed", "8.0.2", "innodb_rollback_segments", MYSQL_OPTVAR_80),
     Change("mysql", "sync_frm", "removed", "8.0.0", None, MYSQL_OPTVAR_80),
     Change("mysql", "log_warnings", "removed", "8.0.3", "log_error_verbosity", MYSQL_OPTVAR_80),
-    Change("mysql", "myisam_repair_threads", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
+    Change("mysql", "myisam_repair_threads", "removed", "8.0.30", None, MYSQL_OPTVAR_80),
     Change("mysql", "secure_auth", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
     Change("mysql", "old_passwords", "removed", "8.0.11", None, MYSQL_OPTVAR_80),
     Change("mysql", "ignore_builtin_innodb", "removed", "8.0.3", None, MYSQL_OPTVAR_80),
@@ -738,8 +740,21 @@ def parse_result_sysvars(path: Path) -> dict[str, dict[str, str]]:
 
 def load_dump_vars(path: Path) -> dict[str, str]:
     d = json.loads(path.read_text())
-    # Some keys are mangled in these files ("_password_proxy_users", ""): keep real names only.
-    return {canon(k): str(v) for k, v in d["Variables"].items() if re.fullmatch(r"[a-z][a-z0-9_]*", k)}
+    # Some keys are mangled in these files: everything up to the last digit is cut off
+    # ("sha256_password_proxy_users" -> "_password_proxy_users"). Keep real names; remember the
+    # mangled tails so build_mysql can recognise the names they came from.
+    out = {canon(k): str(v) for k, v in d["Variables"].items() if re.fullmatch(r"[a-z][a-z0-9_]*", k)}
+    MANGLED_TAILS.update(k for k in d["Variables"] if k.startswith("_"))
+    return out
+
+
+MANGLED_TAILS: set[str] = set()
+# System variables the mysqltuner captures leave out although the servers have them.
+MYSQL_KNOWN_SYSVARS = {"myisam_repair_threads", "show_compatibility_56", "disable_partition_engine_check"}
+
+
+def mangled_sysvar(name: str) -> bool:
+    return any(name.endswith(t) and re.search(r"\d", name[: len(name) - len(t)]) for t in MANGLED_TAILS)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -850,7 +865,9 @@ def apply_mysql_curation(r: Rec, series: str, maria_ref: dict[str, dict[str, str
     if name == "thread_handling":
         r.note = ENTERPRISE_NOTE
     # dynamic
-    if name in MYSQL_READ_ONLY:
+    if vtuple(series) < (8, 0) and name in ("innodb_log_buffer_size", "innodb_doublewrite"):
+        r.dynamic = False  # both became dynamic only in 8.0
+    elif name in MYSQL_READ_ONLY:
         r.dynamic = False
     elif name in MYSQL_DYNAMIC:
         r.dynamic = True
@@ -869,7 +886,7 @@ def build_mysql(series: str, help_path: Path, dump: dict[str, str] | None, innod
     for name, opt in h.items():
         r = from_help(name, opt, "mysql")
         if dump is not None:
-            r.sysvar = name in dump
+            r.sysvar = name in dump or name in MYSQL_KNOWN_SYSVARS or mangled_sysvar(name)
         else:
             r.sysvar = name not in option_only and opt.in_defaults
         if name in option_only:
@@ -974,8 +991,10 @@ def option_only_fixups(recs: dict[str, Rec]) -> None:
             recs[name].note = recs[name].note or "command line only"
 
 
-def apply_changes(recs: dict[str, Rec], flavor: str, series: str, predecessors: list[dict[str, Rec]]) -> list[str]:
-    """Apply curated deprecations/removals. Returns warnings."""
+def apply_changes(recs: dict[str, Rec], flavor: str, series: str, predecessors: list[dict[str, Rec]],
+                  derived: bool = False) -> list[str]:
+    """Apply curated deprecations/removals. Returns warnings (a removal that contradicts raw data of the
+    series itself; a `derived` series inherits older data, where that is expected)."""
     warnings = []
     flavors = {flavor, "mysql"} if flavor == "percona" else {flavor}
     s = vtuple(series)
@@ -992,7 +1011,7 @@ def apply_changes(recs: dict[str, Rec], flavor: str, series: str, predecessors: 
             applicable[ch.name] = ch
     for name, ch in applicable.items():
         if ch.status == "removed":
-            if name in recs and recs[name].status != "removed":
+            if name in recs and recs[name].status != "removed" and not derived:
                 warnings.append(f"{flavor}-{series}: {name} is in the raw data but the manual says removed {ch.since}")
             base = recs.get(name)
             if base is None:
@@ -1032,7 +1051,20 @@ def carry_removed(recs: dict[str, Rec], prev: dict[str, Rec], domain) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
+# Defaults that depend on the machine, its paths or its autosizing: recorded as absent.
+MACHINE_DEPENDENT = {
+    "hostname", "server_uuid", "server_uid", "version_compile_machine", "version_compile_os",
+    "version_source_revision", "version_malloc_library", "version_ssl_library", "version_comment",
+    "thread_pool_size", "open_files_limit", "thread_cache_size", "host_cache_size", "table_definition_cache",
+    "innodb_buffer_pool_instances", "innodb_page_cleaners", "innodb_io_capacity_max",
+    "large_page_size", "system_time_zone", "time_zone_unused", "innodb_version", "mysqlx_socket",
+}
+
+
 def write(out: Path, target: str, recs: dict[str, Rec], header: list[str]) -> None:
+    for r in recs.values():
+        if r.kind == "path" or r.name in MACHINE_DEPENDENT:
+            r.default = None
     lines = [f"# mytune variable catalog: {target}"]
     lines += [f"# {h}" for h in header]
     lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note")
@@ -1045,10 +1077,33 @@ def write(out: Path, target: str, recs: dict[str, Rec], header: list[str]) -> No
     print(f"{target}: {len(recs)} entries ({n_dep} deprecated, {n_rem} removed)")
 
 
+def capture_live(tmp: Path) -> tuple[Path, Path]:
+    """Capture the installed MariaDB 10.11's help and SYSTEM_VARIABLES (read-only) into temp files."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    mariadbd = shutil.which("mariadbd") or "/usr/sbin/mariadbd"
+    helptext = subprocess.run([mariadbd, "--no-defaults", "--verbose", "--help"], capture_output=True,
+                              text=True, timeout=60, check=True).stdout
+    if " Ver 10.11." not in helptext.splitlines()[0]:
+        raise SystemExit(f"--live: {mariadbd} is not MariaDB 10.11: {helptext.splitlines()[0]}")
+    sysvars = subprocess.run(["mariadb", "-uroot", "-h127.0.0.1", "-B", "-e",
+                              "SELECT * FROM information_schema.SYSTEM_VARIABLES"],
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+    d = Path(tempfile.mkdtemp(prefix="gen-catalog-"))
+    (d / "help.txt").write_text(helptext)
+    (d / "sysvars.tsv").write_text(sysvars)
+    return d / "help.txt", d / "sysvars.tsv"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", default=None, help="the shared/ directory (default: ../shared or /work/shared)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "data" / "catalog"))
+    ap.add_argument("--live", action="store_true",
+                    help="read MariaDB 10.11 from the installed server (mariadbd --verbose --help and "
+                         "information_schema.SYSTEM_VARIABLES on 127.0.0.1) instead of the shared captures")
     args = ap.parse_args()
     root = Path(__file__).resolve().parent.parent
     shared = Path(args.shared) if args.shared else (root.parent / "shared")
@@ -1061,8 +1116,14 @@ def main() -> int:
     option_only = set(OPTION_ONLY_COMMON)
 
     # ---- MariaDB ------------------------------------------------------------------------------------
-    m1011_sv = parse_tsv_sysvars(sv_dir / "mariadb-10.11.19_information_schema.SYSTEM_VARIABLES.tsv")
-    m1011_help = parse_help(help_dir / "mariadb-10.11.19_mariadbd--verbose--help.txt")
+    m1011_sv_path = sv_dir / "mariadb-10.11.19_information_schema.SYSTEM_VARIABLES.tsv"
+    m1011_help_path = help_dir / "mariadb-10.11.19_mariadbd--verbose--help.txt"
+    m1011_origin = "the shared captures of"
+    if args.live:
+        m1011_help_path, m1011_sv_path = capture_live(out)
+        m1011_origin = "the installed server (--live),"
+    m1011_sv = parse_tsv_sysvars(m1011_sv_path)
+    m1011_help = parse_help(m1011_help_path)
     m105 = build_mariadb_from_sysvars(parse_csv_sysvars(sv_dir / "mysqltuner-examples_mariadb-10.5.19_information_schema.SYSTEM_VARIABLES.csv"), None)
     m106_sv = parse_csv_sysvars(sv_dir / "mysqltuner-examples_mariadb-10.6.12_information_schema.SYSTEM_VARIABLES.csv")
     m106 = build_mariadb_from_sysvars(m106_sv, m1011_help)
@@ -1084,7 +1145,7 @@ def main() -> int:
     carry_removed(m1011, m106, lambda n: not n.startswith("wsrep"))
     warnings += apply_changes(m1011, "mariadb", "10.11", [m106, m105])
     write(out, "mariadb-10.11", m1011, [
-        "source: information_schema.SYSTEM_VARIABLES and `mariadbd --verbose --help` of MariaDB 10.11.19",
+        f"source: information_schema.SYSTEM_VARIABLES and `mariadbd --verbose --help` from {m1011_origin} MariaDB 10.11.19",
         "  (Debian 12 package, default settings, the server installed here); complete, InnoDB included",
         "removed entries: names of the 10.6 catalog absent from 10.11.19, plus the curated table (manual URLs in the script)",
     ])
@@ -1094,10 +1155,6 @@ def main() -> int:
     m12_innodb = parse_result_sysvars(sv_dir / "mariadb-12.x-13.0dev__grooverdan_mariadb-server__sysvars_innodb.result")
     m114: dict[str, Rec] = {}
 
-    def in_11_coverage(n: str) -> bool:  # what the 11.0/11.1 notembedded file covers
-        return not (n.startswith(("innodb", "wsrep", "debug", "s3_", "aria", "performance_schema", "rocksdb",
-                                  "spider", "mroonga", "connect_", "server_audit", "feedback", "unix_socket",
-                                  "file_key", "query_response", "userstat", "thread_pool")))
     for name, r in m1011.items():
         if r.status == "removed":
             m114[name] = replace(r)
@@ -1105,11 +1162,9 @@ def main() -> int:
         if not r.sysvar:
             m114[name] = replace(r)
             continue
-        if in_11_coverage(name) and name not in m11_sv and name not in ("log_tc_size", "have_sanitizer"):
-            nr = replace(r, status="removed", since="", dynamic=False)
-            nr.note = "not in MariaDB 11.0/11.1 sysvars"
-            m114[name] = nr
-            continue
+        # A name of 10.11.19 missing from the (older) 11.0/11.1 file is not evidence of removal:
+        # 10.11 patch releases after that snapshot added variables (note_verbosity, analyze_max_length,
+        # optimizer_max_sel_args, ...) that were merged into 11.4 too. Only curated removals apply.
         m114[name] = replace(r)
         if name in m11_sv:  # take the newer metadata (no DEFAULT_VALUE column there: keep 10.11's default)
             nr = from_mariadb_sysvar(name, m11_sv[name])
@@ -1130,17 +1185,16 @@ def main() -> int:
             nr = from_mariadb_sysvar(name, d)
             nr.note = (nr.note + "; " if nr.note else "") + "new since 10.11; default not in the raw data"
             m114[name] = nr
-    for name, d in m12_innodb.items():
-        if name not in m114:
-            # InnoDB variables of 12.x that 10.11 lacks: only those the manual dates <= 11.4 would belong here;
-            # without that date we leave them out rather than guess.
-            continue
-    warnings += apply_changes(m114, "mariadb", "11.4", [m1011, m106])
+    # Cross-check: a curated InnoDB removal must not reappear in the 12.x InnoDB list.
+    for ch in CHANGES:
+        if ch.flavor == "mariadb" and ch.status == "removed" and ch.name.startswith("innodb") and ch.name in m12_innodb:
+            warnings.append(f"mariadb: {ch.name} curated as removed {ch.since} but present in the 12.x InnoDB list")
+    warnings += apply_changes(m114, "mariadb", "11.4", [m1011, m106], derived=True)
     write(out, "mariadb-11.4", m114, [
         "DERIVED (no raw list of 11.4 exists here): MariaDB 10.11.19 catalog, updated with the",
         "  11.0/11.1 sysvars_server_notembedded.result (MariaDB/server 0046cbec0399) for non-InnoDB variables",
-        "  (names missing there are marked removed; new names added without defaults) and the curated",
-        "  InnoDB removals of 11.0/11.1 (manual URLs in the script); 11.2-11.4 additions are not covered",
+        "  (newer metadata for shared names; new names added without defaults) and the curated removals",
+        "  of 11.0/11.1 (manual URLs in the script); 11.2-11.4 additions are not covered",
     ])
 
     # ---- MySQL --------------------------------------------------------------------------------------
@@ -1186,7 +1240,7 @@ def main() -> int:
             my84[n].default = v
     option_only_fixups(my84)
     carry_removed(my84, my80, lambda n: (n in h80 and n not in h84) or my80[n].status == "removed")
-    warnings += apply_changes(my84, "mysql", "8.4", [my80, my57])
+    warnings += apply_changes(my84, "mysql", "8.4", [my80, my57], derived=True)
     write(out, "mysql-8.4", my84, [
         "source: mysqld --verbose --help of a MySQL 8.4 LTS fork (planetscale/mysql-server 1142107e7463; no",
         "  fork-only options seen, patch level unknown)",

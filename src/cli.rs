@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use mytune::rules::Severity;
+use mytune::target::Target;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,6 +24,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print one rule in full: condition, recommendations, rationale, sources.
     Explain(ExplainArgs),
+    /// Check option files: syntax, unknown/removed/deprecated options, values, duplicates, groups.
+    Lint(LintArgs),
     /// Collect host and server facts into a JSON snapshot.
     #[command(disable_help_flag = true)]
     Collect(Box<crate::commands::collect::CollectArgs>),
@@ -59,4 +63,36 @@ pub struct ExplainArgs {
     pub rules: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
+}
+
+/// Output format of findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Option files to check (their !include and !includedir are followed).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The server the files are for: FLAVOR-VERSION, e.g. mysql-8.0, mysql-8.4,
+    /// mariadb-10.11, percona-8.0 (a patch level such as mysql-8.0.25 applies
+    /// deprecations as of that release).
+    #[arg(long, default_value = "mysql-8.0", value_parser = parse_target)]
+    pub target: Target,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Exit 1 when a finding at or above this severity exists.
+    #[arg(long, default_value = "warn", value_parser = parse_severity)]
+    pub fail_on: Severity,
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    s.parse()
+}
+
+fn parse_severity(s: &str) -> Result<Severity, String> {
+    s.parse()
 }

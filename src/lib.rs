@@ -5,10 +5,12 @@
 //! maps errors to exit codes. See `DESIGN.md` in the README for the data flow:
 //! collect facts → evaluate rules → report or generate.
 
-pub mod cnf;
 pub mod catalog;
+pub mod cnf;
 pub mod collect;
 pub mod facts;
+pub mod lint;
+pub mod report;
 pub mod rules;
 pub mod target;
 pub mod units;

@@ -33,6 +33,7 @@ fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Explain(args) => commands::explain::run(&args),
+        cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Collect(args) => commands::collect::run(*args),
     }
 }

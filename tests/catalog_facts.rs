@@ -248,6 +248,12 @@ fn mysql80_knows_every_seed_option() {
         ["myisam_repair_threads"],
         "only myisam_repair_threads is gone in 8.0"
     );
+    assert_eq!(var(c, "myisam_repair_threads").status.since(), v("8.0.30"));
+    assert!(
+        var(cat("mysql-5.7"), "myisam_repair_threads")
+            .status
+            .is_deprecated()
+    );
     assert!(
         var(c, "innodb_flush_method")
             .validate("O_DIRECT_NO_FSYNC")

@@ -62,8 +62,10 @@ fn every_shared_fixture_loads_and_round_trips() {
         let f = load(path).unwrap_or_else(|e| panic!("{e}"));
         assert_round_trip(path);
         // The only problems in these files are includes of directories that
-        // exist on a server, not here.
-        for e in &f.errors {
+        // exist on a server, not here. (Where they do exist, as on a CI host
+        // with MariaDB installed, the host's own files are read too; their
+        // problems are not the fixture's.)
+        for e in f.errors.iter().filter(|e| e.location.file == *path) {
             assert!(
                 matches!(
                     e.kind,

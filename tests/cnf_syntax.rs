@@ -238,6 +238,8 @@ fn crlf_and_bom() {
         ]
     );
     assert_eq!(errors(&f), vec![(CnfErrorKind::ByteOrderMark, 1, 1)]);
+    // MySQL's reader does not skip the mark and refuses the file.
+    assert!(f.errors[0].kind.refused_by_server());
 }
 
 #[test]

@@ -103,3 +103,57 @@ fn broken_rule_file_exits_2_with_one_located_line() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// Each kind of broken rule file, through the binary: exit code 2 and one
+/// `file:line:col: message` line on stderr.
+#[test]
+fn every_broken_kind_is_one_located_line() {
+    let head =
+        "[[rule]]\ncode = \"MT901\"\nname = \"x-y\"\nfamily = \"compat\"\nseverity = \"warn\"\n";
+    let tail = "message = \"m\"\nrationale = \"r\"\n[[rule.sources]]\ntitle = \"t\"\n";
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "bad TOML",
+            format!("{head}when = \"true\"\n{tail}[[rule]\n"),
+            ":11:8: invalid TOML: unclosed array table",
+        ),
+        (
+            "unknown namespace",
+            format!("{head}when = \"bogus.x > 1\"\n{tail}"),
+            ":6:9: unknown namespace 'bogus.'",
+        ),
+        (
+            "unknown function",
+            format!("{head}when = \"frob(1) > 1\"\n{tail}"),
+            ":6:9: unknown function 'frob'",
+        ),
+        (
+            "type error",
+            format!("{head}when = \"host.memory > \\\"lots\\\"\"\n{tail}"),
+            ":6:",
+        ),
+        (
+            "duplicate code",
+            format!(
+                "{head}when = \"true\"\n{tail}{}",
+                format!("{head}when = \"true\"\n{tail}").replace("x-y", "z-w")
+            ),
+            ":12:8: duplicate code MT901",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.toml");
+        std::fs::write(&path, &text).unwrap();
+        let o = mytune(&["rules", "--rules", dir.path().to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{what}");
+        let err = stderr(&o);
+        let prefix = format!("{}{expected}", path.display());
+        assert!(
+            err.starts_with(&prefix),
+            "{what}: {err:?} should start with {prefix:?}"
+        );
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    }
+}

@@ -17,6 +17,7 @@
 
 mod parse;
 mod suggest;
+pub(crate) use suggest::distance as edit_distance;
 mod types;
 mod validate;
 
@@ -28,6 +29,7 @@ use thiserror::Error;
 use crate::target::{Flavor, Target, Version};
 
 pub use types::{VarInfo, VarKind, VarStatus};
+pub use validate::ValueError;
 
 /// Why no catalog could be had.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
@@ -183,6 +185,21 @@ impl Catalog {
             .get_or_init(|| Catalog::load(&SERIES[idx]))
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// Parse a catalog afresh, bypassing the once-per-process cache. For
+    /// benchmarks of the parse cost; everything else uses [`Catalog::for_target`].
+    #[doc(hidden)]
+    pub fn load_uncached(t: &Target) -> Result<Catalog, CatalogError> {
+        let cached = Catalog::for_target(t)?.target();
+        let s = SERIES
+            .iter()
+            .find(|s| s.target() == cached)
+            .ok_or_else(|| CatalogError::Unsupported {
+                requested: t.to_string(),
+                supported: Catalog::supported().iter().map(Target::to_string).collect(),
+            })?;
+        Catalog::load(s)
     }
 
     fn load(s: &Series) -> Result<Catalog, CatalogError> {

@@ -7,13 +7,27 @@
 /// Edit distance (insertions, deletions, substitutions) between two ASCII
 /// strings, giving up early once it exceeds `limit` (returns `limit + 1`).
 pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
+    distance_with(a, b, limit, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`distance`] with caller-provided row buffers, so a scan over many
+/// candidates allocates once.
+fn distance_with(
+    a: &str,
+    b: &str,
+    limit: usize,
+    prev: &mut Vec<usize>,
+    cur: &mut Vec<usize>,
+) -> usize {
     let a = a.as_bytes();
     let b = b.as_bytes();
     if a.len().abs_diff(b.len()) > limit {
         return limit + 1;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    prev.clear();
+    prev.extend(0..=b.len());
+    cur.clear();
+    cur.resize(b.len() + 1, 0);
     for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         let mut row_min = cur[0];
@@ -25,7 +39,7 @@ pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
         if row_min > limit {
             return limit + 1;
         }
-        std::mem::swap(&mut prev, &mut cur);
+        std::mem::swap(prev, cur);
     }
     prev[b.len()]
 }
@@ -46,11 +60,12 @@ pub(crate) fn best<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) ->
     let limit = limit_for(name.len());
     let mut best: Option<(usize, &'a str)> = None;
     let mut prefix: Option<&'a str> = None;
+    let (mut prev, mut cur) = (Vec::with_capacity(64), Vec::with_capacity(64));
     for c in candidates {
         if c == name {
             continue;
         }
-        let d = distance(name, c, limit);
+        let d = distance_with(name, c, limit, &mut prev, &mut cur);
         if d <= limit {
             let better = match best {
                 None => true,

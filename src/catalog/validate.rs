@@ -8,6 +8,21 @@
 //! not run with the value that was written.
 
 use super::types::{VarInfo, VarKind};
+
+/// Why a value does not fit a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueError {
+    /// The server accepts the value but runs with another one (clamped to the
+    /// range or rounded to the block size); `false`: it refuses to start.
+    pub adjusted: bool,
+    pub message: String,
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
 use crate::units;
 
 impl VarInfo {
@@ -15,11 +30,24 @@ impl VarInfo {
     /// against type and range, the way the server would. `Ok` or a message
     /// saying what is wrong and what is accepted.
     pub fn validate(&self, value: &str) -> Result<(), String> {
-        let v = value.trim();
+        self.check_value(value).map_err(|e| e.message)
+    }
+
+    /// [`VarInfo::validate`] that also tells whether the server would refuse
+    /// the value (and not start) or adjust it (clamp to the range, round to
+    /// the block size) and run with another value than the one written.
+    pub fn check_value(&self, value: &str) -> Result<(), ValueError> {
+        self.check_kind(value.trim())
+            .map_err(|(adjusted, message)| ValueError { adjusted, message })
+    }
+
+    fn check_kind(&self, v: &str) -> Result<(), (bool, String)> {
+        let rejected = |m: String| (false, m);
+        let adjusted = |m: String| (true, m);
         match &self.kind {
-            VarKind::Bool => validate_bool(v),
+            VarKind::Bool => validate_bool(v).map_err(rejected),
             VarKind::Integer { min, max } => {
-                let n = parse_int(v)?;
+                let n = parse_int(v).map_err(rejected)?;
                 check_range(
                     n,
                     *min,
@@ -27,25 +55,27 @@ impl VarInfo {
                     |b| b.to_string(),
                     "a whole number (K/M/G suffixes allowed)",
                 )
+                .map_err(adjusted)
             }
             VarKind::Size { min, max, block } => {
                 let n = units::parse_size(v)
-                    .map_err(|e| format!("{e}; expected a size such as 64M"))?;
+                    .map_err(|e| rejected(format!("{e}; expected a size such as 64M")))?;
                 check_range(
                     n as i128,
                     min.map(i128::from),
                     max.map(i128::from),
                     |b| units::format_size(b as u64),
                     "a size such as 64M",
-                )?;
+                )
+                .map_err(adjusted)?;
                 if let Some(b) = block.filter(|b| *b > 1)
                     && n % b != 0
                 {
-                    return Err(format!(
+                    return Err(adjusted(format!(
                         "'{v}' is not a multiple of {}; the server rounds it down to {}",
                         units::format_size(b),
                         units::format_size(n - n % b)
-                    ));
+                    )));
                 }
                 Ok(())
             }
@@ -54,16 +84,18 @@ impl VarInfo {
                     .parse()
                     .ok()
                     .filter(|f: &f64| f.is_finite())
-                    .ok_or_else(|| format!("'{v}' is not a number; expected a decimal number"))?;
+                    .ok_or_else(|| {
+                        rejected(format!("'{v}' is not a number; expected a decimal number"))
+                    })?;
                 if let Some(lo) = min
                     && f < *lo
                 {
-                    return Err(format!("'{v}' is below the minimum {lo}"));
+                    return Err(adjusted(format!("'{v}' is below the minimum {lo}")));
                 }
                 if let Some(hi) = max
                     && f > *hi
                 {
-                    return Err(format!("'{v}' is above the maximum {hi}"));
+                    return Err(adjusted(format!("'{v}' is above the maximum {hi}")));
                 }
                 Ok(())
             }
@@ -82,7 +114,7 @@ impl VarInfo {
                     msg.push_str(note);
                     msg.push(')');
                 }
-                Err(msg)
+                Err(rejected(msg))
             }
             VarKind::Set { values } => {
                 let bad: Vec<&str> = v
@@ -94,18 +126,20 @@ impl VarInfo {
                 if bad.is_empty() {
                     Ok(())
                 } else {
-                    Err(format!(
+                    Err(rejected(format!(
                         "'{}' {} not allowed; accepted (comma-separated): {}",
                         bad.join(","),
                         if bad.len() == 1 { "is" } else { "are" },
                         values.join(", ")
-                    ))
+                    )))
                 }
             }
             VarKind::String => Ok(()),
             VarKind::Path => {
                 if v.is_empty() && self.name != "secure_file_priv" {
-                    Err("empty value where a file or directory name was expected".into())
+                    Err(rejected(
+                        "empty value where a file or directory name was expected".into(),
+                    ))
                 } else {
                     Ok(())
                 }

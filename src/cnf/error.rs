@@ -20,9 +20,11 @@ pub enum CnfErrorKind {
     /// Bytes that are not UTF-8. The server reads bytes and does not care,
     /// but mytune shows the line with U+FFFD in place of the bad bytes.
     InvalidUtf8,
-    /// The file starts with a UTF-8 byte-order mark. mytune skips it; the
-    /// server's reader does not, so it sees a first line starting with
-    /// `\xEF\xBB\xBF` (a `[group]` there becomes an option before any group).
+    /// The file starts with a UTF-8 byte-order mark. mytune skips it; MySQL's
+    /// reader (`mysys/my_default.cc`, checked for 8.0) does not: its first
+    /// line starts with `\xEF\xBB\xBF`, is neither a comment nor a group
+    /// header, so it is an option before any group and the server refuses to
+    /// start.
     ByteOrderMark,
     /// `[group` without `]`. The server refuses to start.
     UnclosedGroup,
@@ -70,7 +72,8 @@ impl CnfErrorKind {
     pub fn refused_by_server(self) -> bool {
         matches!(
             self,
-            CnfErrorKind::UnclosedGroup
+            CnfErrorKind::ByteOrderMark
+                | CnfErrorKind::UnclosedGroup
                 | CnfErrorKind::OptionWithoutGroup
                 | CnfErrorKind::InvalidOptionName
                 | CnfErrorKind::EmptyOptionName

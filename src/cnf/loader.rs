@@ -126,32 +126,26 @@ impl Loader {
                 1,
                 1,
                 CnfErrorKind::ByteOrderMark,
-                "the file starts with a UTF-8 byte-order mark; the server does not skip it and misreads the first line".to_string(),
+                "the file starts with a UTF-8 byte-order mark; MySQL's reader does not skip it, reads the first line as an option before any group and refuses to start".to_string(),
             );
         }
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut group: Option<String> = None;
-        for (i, line) in doc.lines.iter().enumerate() {
+        for (i, line) in doc.lines.into_iter().enumerate() {
             let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            if let Some(issue) = &line.issue {
-                self.error(
-                    path,
-                    line_no,
-                    issue.column,
-                    issue.kind,
-                    issue.message.clone(),
-                );
+            if let Some(issue) = line.issue {
+                self.error(path, line_no, issue.column, issue.kind, issue.message);
             }
-            match &line.kind {
+            match line.kind {
                 LineKind::Group { name } => group = Some(name.to_lowercase()),
                 LineKind::Option { raw_name, value } => {
                     let Some(group) = &group else { continue };
-                    let (name, modifier, loose) = split_name(raw_name);
+                    let (name, modifier, loose) = split_name(&raw_name);
                     self.files.entries.push(OptionEntry {
                         group: group.clone(),
-                        raw_name: raw_name.clone(),
+                        raw_name,
                         name,
-                        value: value.clone(),
+                        value,
                         modifier,
                         loose,
                         location: SourceLocation {
@@ -165,14 +159,14 @@ impl Loader {
                     if self.too_deep(path, line_no, line.column, depth, "!include") {
                         continue;
                     }
-                    let target = dir.join(target);
+                    let target = resolve(&dir, &target);
                     self.include_file(&target, path, line_no, line.column, depth + 1);
                 }
                 LineKind::IncludeDir { path: target } => {
                     if self.too_deep(path, line_no, line.column, depth, "!includedir") {
                         continue;
                     }
-                    let target = dir.join(target);
+                    let target = resolve(&dir, &target);
                     self.include_dir(&target, path, line_no, line.column, depth + 1);
                 }
                 LineKind::Blank | LineKind::Comment | LineKind::Error => {}
@@ -275,6 +269,19 @@ impl Loader {
     }
 }
 
+/// Where an include argument points: `~/` is the home directory (the server
+/// expands it too), an absolute path is itself, and a relative path is taken
+/// from the including file's directory (the server would use its working
+/// directory; see the `syntax` module doc).
+fn resolve(dir: &Path, arg: &str) -> PathBuf {
+    if let Some(rest) = arg.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty())
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    dir.join(arg)
+}
+
 /// A path's identity for cycle detection: canonical when it exists.
 fn identity(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
@@ -306,4 +313,20 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
         .and_then(|f| f.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_paths_resolve_like_the_server_but_from_the_files_dir() {
+        let dir = Path::new("/etc/mysql");
+        assert_eq!(resolve(dir, "conf.d/"), PathBuf::from("/etc/mysql/conf.d/"));
+        assert_eq!(resolve(dir, "/abs/x.cnf"), PathBuf::from("/abs/x.cnf"));
+        match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            Some(home) => assert_eq!(resolve(dir, "~/x.cnf"), PathBuf::from(home).join("x.cnf")),
+            None => assert_eq!(resolve(dir, "~/x.cnf"), PathBuf::from("/etc/mysql/~/x.cnf")),
+        }
+    }
 }

@@ -6,8 +6,24 @@
 //! and MariaDB) has its own comment, quoting, escaping, include and
 //! "option before any group" rules, and a linter that disagrees with the
 //! server about what a line means gives wrong findings. Everything here follows
-//! that reader; where mytune deliberately differs it says so in the item's doc
-//! (the list is in [`syntax`]'s module doc).
+//! that reader; where mytune deliberately differs it says so:
+//!
+//! - a UTF-8 byte-order mark is skipped (MySQL reads it as text and refuses
+//!   the file; reported as [`CnfErrorKind::ByteOrderMark`]);
+//! - an option name with whitespace (`datadir {{ mysqldir }}`) is reported
+//!   where it is, instead of as "unknown option" at startup;
+//! - `!include` paths are resolved relative to the including file's directory
+//!   (the server uses its working directory, meaningless for a file under
+//!   review); `~/` is the home directory in both;
+//! - include cycles are cut at the first repeat instead of at depth 10;
+//! - lines longer than the server's 4 KiB buffer are read whole;
+//! - the problems the server meets one at a time (it stops at the first fatal
+//!   one) are all collected.
+//!
+//! Group names: the server trims trailing (not leading) whitespace inside the
+//! brackets and compares without case. [`OptionEntry::group`] keeps the name
+//! as written (lowercased) so a linter can point at `[mysqld ]`;
+//! [`group_as_read`] gives what the server compares.
 //!
 //! - [`Document`] is the lossless, editable view of one file (for generators
 //!   and fixers): `Document::parse(text).to_string() == text`.

@@ -21,14 +21,7 @@
 //!    escapes `\b \t \n \r \\ \s \" \'` are replaced; any other backslash is
 //!    kept as written, as is a backslash that ends the value.
 //!
-//! Where mytune differs on purpose (all reported as [`super::CnfError`]s):
-//! a UTF-8 byte-order mark is skipped (the server reads it as text); names
-//! with whitespace are reported here instead of as "unknown option" at
-//! startup; `!include` paths are resolved relative to the including file's
-//! directory (the server uses its working directory, which for a committed
-//! file under review is meaningless); include cycles are cut at the first
-//! repeat instead of at depth 10; lines longer than the server's 4 KiB
-//! buffer are read whole.
+//! Where mytune differs on purpose is listed in the `cnf` module doc.
 
 use super::error::{CnfErrorKind, Issue};
 

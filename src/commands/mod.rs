@@ -2,6 +2,7 @@
 
 pub mod collect;
 pub mod explain;
+pub mod lint;
 pub mod rules;
 
 use std::path::Path;

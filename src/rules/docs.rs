@@ -190,7 +190,7 @@ pub fn explain(r: &Rule) -> String {
     }
     let _ = writeln!(s, "  message:    {}", r.message.text);
     s.push_str("\nRationale:\n");
-    for line in r.rationale.lines() {
+    for line in wrap(&r.rationale, 96) {
         let _ = writeln!(s, "  {line}");
     }
     s.push_str("\nSources:\n");
@@ -198,4 +198,23 @@ pub fn explain(r: &Rule) -> String {
         let _ = writeln!(s, "  - {src}");
     }
     s
+}
+
+/// Greedy word wrap for terminal output.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for para in text.lines() {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        lines.push(line);
+    }
+    lines
 }

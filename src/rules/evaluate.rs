@@ -192,7 +192,6 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
             duration(server.uptime_secs)
         ));
     }
-    let sources: Vec<String> = rule.sources.iter().map(|s| s.to_string()).collect();
     let finding = |variable: Option<String>,
                    current: Option<String>,
                    recommended: Option<String>,
@@ -208,7 +207,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
         recommended,
         location,
         rationale: rule.rationale.clone(),
-        sources: sources.clone(),
+        sources: rule.sources.clone(),
         confidence,
     };
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::schema::{Confidence, Family, Severity};
+use super::schema::{Confidence, Family, Severity, Source};
 use crate::facts::SourceLocation;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -30,7 +30,9 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
     pub rationale: String,
-    pub sources: Vec<String>,
+    /// Seed sections and manual pages (structured, so a SARIF writer can
+    /// link the URL).
+    pub sources: Vec<Source>,
     pub confidence: Confidence,
 }
 

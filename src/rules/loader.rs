@@ -130,7 +130,12 @@ struct LineIndex<'a> {
 
 impl LineIndex<'_> {
     fn at(&self, offset: usize) -> SourceLocation {
-        let offset = offset.min(self.text.len());
+        let mut offset = offset.min(self.text.len());
+        // Escapes in a TOML string can shift an expression offset off a
+        // character boundary; step back to one.
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let before = &self.text[..offset];
         let line = before.matches('\n').count() as u32 + 1;
         let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);

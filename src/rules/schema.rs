@@ -102,6 +102,9 @@ impl fmt::Display for Confidence {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
+    /// MT0xx: structural option-file checks built into `lint` (not a TOML
+    /// family: no rule file may use it).
+    Config,
     Innodb,
     Connections,
     Memory,
@@ -128,6 +131,7 @@ impl Family {
 
     pub fn as_str(self) -> &'static str {
         match self {
+            Family::Config => "config",
             Family::Innodb => "innodb",
             Family::Connections => "connections",
             Family::Memory => "memory",
@@ -142,7 +146,10 @@ impl Family {
 
     /// The hundreds digit of the family's codes (MT**1**01).
     pub fn code_digit(self) -> u32 {
-        Family::ALL.iter().position(|f| *f == self).expect("listed") as u32 + 1
+        match self {
+            Family::Config => 0,
+            _ => Family::ALL.iter().position(|f| *f == self).expect("listed") as u32 + 1,
+        }
     }
 }
 
@@ -524,7 +531,11 @@ pub struct Rule {
     pub tags: Vec<String>,
     pub applies: Applies,
     /// Named sub-expressions (`let.NAME`), in name order.
-    #[serde(rename = "let", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "let",
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "lets_as_map"
+    )]
     pub lets: Vec<(String, Compiled)>,
     pub when: Compiled,
     /// The variable a finding is about when the rule recommends nothing.
@@ -539,4 +550,8 @@ pub struct Rule {
     pub reads_status: bool,
     /// Where the `[[rule]]` table starts.
     pub origin: SourceLocation,
+}
+
+fn lets_as_map<S: Serializer>(lets: &[(String, Compiled)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(lets.iter().map(|(k, v)| (k, &v.text)))
 }

@@ -110,18 +110,13 @@ pub fn tokenize(src: &str) -> Result<Vec<(Tok, Span)>, ExprError> {
             i = end;
             continue;
         }
-        let two = if i + 1 < bytes.len() {
-            &src[i..i + 2]
-        } else {
-            ""
-        };
-        let (tok, len) = match two {
-            "&&" => (Tok::AndAnd, 2),
-            "||" => (Tok::OrOr, 2),
-            "==" => (Tok::EqEq, 2),
-            "!=" => (Tok::NotEq, 2),
-            "<=" => (Tok::Le, 2),
-            ">=" => (Tok::Ge, 2),
+        let (tok, len) = match (c, bytes.get(i + 1).copied()) {
+            (b'&', Some(b'&')) => (Tok::AndAnd, 2),
+            (b'|', Some(b'|')) => (Tok::OrOr, 2),
+            (b'=', Some(b'=')) => (Tok::EqEq, 2),
+            (b'!', Some(b'=')) => (Tok::NotEq, 2),
+            (b'<', Some(b'=')) => (Tok::Le, 2),
+            (b'>', Some(b'=')) => (Tok::Ge, 2),
             _ => match c {
                 b'(' => (Tok::LParen, 1),
                 b')' => (Tok::RParen, 1),

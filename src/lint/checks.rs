@@ -1,0 +1,139 @@
+//! The option-file checks `mytune lint` runs before any tuning rule: does the
+//! server read this file the way its author meant? These are facts about the
+//! file and the target's variable catalog, not tuning heuristics, so they live
+//! here rather than in a TOML rule; each has a stable code in the MT0xx range
+//! and is documented by `mytune explain` like a rule.
+
+use crate::rules::{Confidence, Family, Severity};
+
+/// One structural check: its identity and documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Check {
+    pub code: &'static str,
+    pub name: &'static str,
+    /// Severity in the common case; a finding may be raised or lowered
+    /// (e.g. a `loose-` option the server would only warn about).
+    pub severity: Severity,
+    pub summary: &'static str,
+    pub rationale: &'static str,
+    pub sources: &'static [&'static str],
+}
+
+const OPTION_FILES: &str = "https://dev.mysql.com/doc/refman/8.0/en/option-files.html";
+const OPTION_MODIFIERS: &str = "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html";
+const MARIADB_OPTION_FILES: &str =
+    "https://mariadb.com/kb/en/configuring-mariadb-with-option-files/";
+
+pub const SYNTAX_ERROR: Check = Check {
+    code: "MT001",
+    name: "option-file-syntax-error",
+    severity: Severity::Crit,
+    summary: "A line the server cannot read (or would read differently than it looks)",
+    rationale: "mysqld stops at start-up on a line it cannot parse (an option before any group, an unclosed \
+                group header, an unterminated quote, a missing include). A server that does not start is the \
+                worst outcome of a configuration change, so these are reported before anything else.",
+    sources: &[OPTION_FILES, MARIADB_OPTION_FILES],
+};
+
+pub const UNKNOWN_OPTION: Check = Check {
+    code: "MT002",
+    name: "unknown-option",
+    severity: Severity::Crit,
+    summary: "An option the target server does not know",
+    rationale: "The server aborts at start-up on an unknown option in a group it reads (\"unknown variable\"), \
+                unless the name carries the loose- prefix. A misspelled name is also a setting that silently \
+                never took effect. Plugin options are unknown until the plugin is loaded: prefix them with \
+                loose- when the plugin may be absent.",
+    sources: &[OPTION_MODIFIERS, OPTION_FILES],
+};
+
+pub const REMOVED_OPTION: Check = Check {
+    code: "MT003",
+    name: "option-removed-in-target",
+    severity: Severity::Crit,
+    summary: "An option the target version no longer has",
+    rationale: "Options removed in a release (the query cache in MySQL 8.0, innodb_log_files_in_group in \
+                MariaDB 10.6, expire_logs_days in MySQL 8.4) make the new server refuse to start, which is how \
+                upgrades fail at 3 a.m. The finding names the replacement when there is one.",
+    sources: &[
+        "https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html",
+        "https://mariadb.com/kb/en/server-system-variables/",
+    ],
+};
+
+pub const DEPRECATED_OPTION: Check = Check {
+    code: "MT004",
+    name: "option-deprecated",
+    severity: Severity::Warn,
+    summary: "An option deprecated in the target version",
+    rationale: "Deprecated options still work but are scheduled for removal, and some are already ignored \
+                (MariaDB ≥ 10.5 accepts and ignores innodb_thread_concurrency). Moving to the replacement now \
+                keeps the next upgrade from failing.",
+    sources: &["https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html"],
+};
+
+pub const INVALID_VALUE: Check = Check {
+    code: "MT005",
+    name: "invalid-option-value",
+    severity: Severity::Crit,
+    summary: "A value of the wrong type, outside the allowed range, or not among the allowed values",
+    rationale: "An enum value the server does not accept stops it at start-up; a number out of range is \
+                silently clamped, so the running value is not the written one. Either way the file does not \
+                say what the server does.",
+    sources: &["https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html"],
+};
+
+pub const DUPLICATE_OPTION: Check = Check {
+    code: "MT006",
+    name: "duplicate-option",
+    severity: Severity::Warn,
+    summary: "An option set more than once; only the last occurrence counts",
+    rationale: "The server applies option lines in reading order and the last one wins. An earlier line, \
+                perhaps the one a reader finds first, has no effect; when the values differ, the file \
+                misleads whoever edits it next.",
+    sources: &[OPTION_FILES],
+};
+
+pub const UNREAD_GROUP: Check = Check {
+    code: "MT007",
+    name: "server-option-in-unread-group",
+    severity: Severity::Warn,
+    summary: "A server option in a group the target server never reads",
+    rationale: "Only [mysqld], [server], [mysqld-X.Y] (and for MariaDB [mariadb], [mariadbd], [mariadb-X.Y], \
+                [client-server]) reach the server. A server setting under [client], [mysql] or a misspelled \
+                group is silently ignored by the server, and client programs may refuse the unknown option.",
+    sources: &[OPTION_FILES, MARIADB_OPTION_FILES],
+};
+
+pub const LOOSE_TYPO: Check = Check {
+    code: "MT008",
+    name: "loose-option-hides-typo",
+    severity: Severity::Warn,
+    summary: "A loose- option that is unknown but close to a known one",
+    rationale: "loose- turns an unknown option into a start-up warning instead of an error. That is right for \
+                plugin options, but on a misspelled name it hides the mistake: the intended setting never \
+                takes effect and nothing fails.",
+    sources: &[OPTION_MODIFIERS],
+};
+
+/// Every structural check, in code order.
+pub const ALL: [Check; 8] = [
+    SYNTAX_ERROR,
+    UNKNOWN_OPTION,
+    REMOVED_OPTION,
+    DEPRECATED_OPTION,
+    INVALID_VALUE,
+    DUPLICATE_OPTION,
+    UNREAD_GROUP,
+    LOOSE_TYPO,
+];
+
+impl Check {
+    pub fn family(&self) -> Family {
+        Family::Config
+    }
+
+    pub fn confidence(&self) -> Confidence {
+        Confidence::High
+    }
+}

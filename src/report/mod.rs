@@ -1,0 +1,45 @@
+//! Renderers: turn a list of findings into text for people or data for
+//! machines. One file per format; renderers only format, they never decide
+//! what is a finding or how severe it is.
+
+pub mod json;
+pub mod text;
+
+use serde::Serialize;
+
+use crate::rules::{Finding, Severity};
+
+/// Version of the JSON report schema (`docs/report-schema.json`). Bump it when a
+/// field changes meaning or is removed.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+
+/// How many findings of each severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Counts {
+    pub crit: usize,
+    pub warn: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    pub fn of(findings: &[Finding]) -> Counts {
+        let mut c = Counts::default();
+        for f in findings {
+            match f.severity {
+                Severity::Crit => c.crit += 1,
+                Severity::Warn => c.warn += 1,
+                Severity::Info => c.info += 1,
+            }
+        }
+        c
+    }
+
+    pub fn total(&self) -> usize {
+        self.crit + self.warn + self.info
+    }
+}
+
+/// Does any finding reach `threshold`? (Decides exit code 1.)
+pub fn reaches(findings: &[Finding], threshold: Severity) -> bool {
+    findings.iter().any(|f| f.severity >= threshold)
+}

@@ -1,0 +1,33 @@
+//! Plain-text findings, one line each, `file:line:col: CODE [severity] message`
+//! the way compilers and ruff print them, so editors can jump to the line.
+
+use std::fmt::Write;
+
+use super::Counts;
+use crate::rules::Finding;
+
+/// One line per finding, then a summary line.
+pub fn findings(findings: &[Finding], what: &str) -> String {
+    let mut out = String::new();
+    for f in findings {
+        if let Some(loc) = &f.location {
+            let _ = write!(out, "{loc}: ");
+        }
+        let _ = writeln!(out, "{} [{}] {}", f.code, f.severity, f.message);
+    }
+    let c = Counts::of(findings);
+    if c.total() == 0 {
+        let _ = writeln!(out, "No problems found in {what}.");
+    } else {
+        let _ = writeln!(
+            out,
+            "Found {} problem{} ({} crit, {} warn, {} info) in {what}.",
+            c.total(),
+            if c.total() == 1 { "" } else { "s" },
+            c.crit,
+            c.warn,
+            c.info
+        );
+    }
+    out
+}

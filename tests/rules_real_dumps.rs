@@ -1,0 +1,123 @@
+//! The built-in catalog on real server output: the MariaDB 10.11.19 default
+//! `SHOW GLOBAL VARIABLES` / `STATUS` dumps in `../shared/fixtures/dumps`
+//! (skipped with a message where `../shared` is absent). Proves the
+//! coercions cope with real values and that nothing fires falsely on a
+//! default server whose host is unknown.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use mytune::facts::host::{Cpu, HostFacts, Memory};
+use mytune::facts::{Facts, ServerFacts};
+use mytune::rules::{EvalInput, Profile, RuleSet};
+use mytune::target::{Flavor, Version};
+
+fn shared() -> Option<PathBuf> {
+    let primary = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
+    if primary.is_dir() {
+        return Some(primary);
+    }
+    let fallback = PathBuf::from("/work/shared");
+    fallback.is_dir().then_some(fallback)
+}
+
+fn tsv(path: PathBuf) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(&path).expect("dump readable");
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
+        .collect()
+}
+
+fn mariadb_1011() -> Option<Facts> {
+    let Some(root) = shared() else {
+        eprintln!("skipping: ../shared (real fixtures) is not present");
+        return None;
+    };
+    let dumps = root.join("fixtures/dumps");
+    let variables = tsv(dumps.join("mariadb-10.11.19_show-global-variables.tsv"));
+    let status = tsv(dumps.join("mariadb-10.11.19_show-global-status.tsv"));
+    let uptime = status["uptime"].parse().unwrap();
+    Some(Facts {
+        server: Some(ServerFacts {
+            version_string: variables["version"].clone(),
+            version_comment: variables.get("version_comment").cloned(),
+            flavor: Flavor::Mariadb,
+            version: Version::parse_prefix(&variables["version"]).unwrap(),
+            uptime_secs: uptime,
+            is_local: true,
+            variables,
+            status,
+            sample: None,
+            accounts: None,
+            data_size: None,
+            grants: Vec::new(),
+            queries: None,
+        }),
+        ..Facts::default()
+    })
+}
+
+#[test]
+fn default_mariadb_without_host_facts() {
+    let Some(facts) = mariadb_1011() else { return };
+    let profile = Profile::default();
+    let ev = RuleSet::builtin()
+        .unwrap()
+        .evaluate(&EvalInput::new(&facts, &profile));
+    // Only host-dependent rules could fire; without host facts they are not
+    // applicable and say why. MT403 runs on status alone and does not fire
+    // (5 connections).
+    assert!(ev.findings.is_empty(), "{:#?}", ev.findings);
+    for code in ["MT101", "MT102", "MT103", "MT301", "MT402"] {
+        let reasons: Vec<_> = ev
+            .not_applicable
+            .iter()
+            .filter(|n| n.code == code)
+            .collect();
+        assert_eq!(reasons.len(), 1, "{code}: {:?}", ev.not_applicable);
+        assert!(
+            reasons[0].reason.contains("(no host facts)"),
+            "{code}: {}",
+            reasons[0].reason
+        );
+    }
+}
+
+#[test]
+fn default_mariadb_on_a_described_host() {
+    let Some(mut facts) = mariadb_1011() else {
+        return;
+    };
+    facts.host = Some(HostFacts {
+        memory: Memory {
+            total_bytes: 8 << 30,
+            cgroup_limit_bytes: None,
+            effective_bytes: 8 << 30,
+            effective_source: "--memory".into(),
+        },
+        cpu: Cpu {
+            logical: 4,
+            cgroup_quota: None,
+            effective: 4,
+            effective_source: "--cpus".into(),
+        },
+        ..HostFacts::default()
+    });
+    let profile = Profile::default();
+    let ev = RuleSet::builtin()
+        .unwrap()
+        .evaluate(&EvalInput::new(&facts, &profile));
+    let codes: Vec<&str> = ev.findings.iter().map(|f| f.code.as_str()).collect();
+    // The 128M default buffer pool is too small for 8G; everything else of a
+    // default 10.11 is within the rules (query cache OFF, thread cache 151,
+    // 4+4 I/O threads on 4 CPUs).
+    assert_eq!(codes, ["MT101"], "{:#?}", ev.findings);
+    assert_eq!(ev.findings[0].current.as_deref(), Some("128M"));
+    // innodb_buffer_pool_chunk_size is 0 on 10.11 (auto): rounded to 128M.
+    assert_eq!(ev.findings[0].recommended.as_deref(), Some("5632M"));
+    // MT403 reads status on a server up 4 seconds: it does not fire, and
+    // nothing is not applicable.
+    assert!(ev.not_applicable.is_empty(), "{:#?}", ev.not_applicable);
+}
