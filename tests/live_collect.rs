@@ -509,3 +509,56 @@ fn tls_modes() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("does not offer TLS"), "{err}");
 }
+
+#[test]
+fn option_files_like_the_mysql_client() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    server
+        .sql("CREATE USER app@localhost IDENTIFIED BY 'file-pass-77'")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("client.cnf");
+    std::fs::write(
+        &cnf,
+        format!(
+            "[client]\nuser = app\npassword = file-pass-77\n[mytune]\nsocket = {}\n",
+            server.socket.display()
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mytune"))
+            .arg("collect")
+            .args(args)
+            .arg("--no-host")
+            .env_remove("MYSQL_PWD")
+            .output()
+            .unwrap()
+    };
+    let file = format!("--defaults-file={}", cnf.display());
+    let o = run(&[&file]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A flag beats the file: a wrong password from the command line fails.
+    let o = run(&[&file, "--password=not-this-one"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("Access denied for user 'app'"), "{err}");
+    assert!(
+        !err.contains("file-pass-77") && !err.contains("not-this-one"),
+        "{err}"
+    );
+    // --defaults-extra-file is read too (after the global files; a
+    // ~/.my.cnf with other [client] settings would win over it, as in mysql).
+    let extra = format!("--defaults-extra-file={}", cnf.display());
+    let o = run(&[&extra]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A broken option file is an error naming the place, exit 2.
+    let bad = dir.path().join("bad.cnf");
+    std::fs::write(&bad, "[client\nuser = app\n").unwrap();
+    let o = run(&[&format!("--defaults-file={}", bad.display())]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.cnf:1"), "{err}");
+}
