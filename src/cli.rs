@@ -29,6 +29,9 @@ pub enum Command {
     /// Collect host and server facts into a JSON snapshot.
     #[command(disable_help_flag = true)]
     Collect(Box<crate::commands::collect::CollectArgs>),
+    /// Advice on a live server (or a snapshot), with drift against its option files.
+    #[command(disable_help_flag = true)]
+    Check(Box<crate::commands::check::CheckArgs>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -6,6 +6,7 @@
 //! collect facts → evaluate rules → report or generate.
 
 pub mod catalog;
+pub mod check;
 pub mod cnf;
 pub mod collect;
 pub mod facts;

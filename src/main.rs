@@ -35,5 +35,6 @@ fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         cli::Command::Explain(args) => commands::explain::run(&args),
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Collect(args) => commands::collect::run(*args),
+        cli::Command::Check(args) => commands::check::run(*args),
     }
 }

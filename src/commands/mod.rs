@@ -1,5 +1,6 @@
 //! One module per subcommand: resolve inputs, call the library, print.
 
+pub mod check;
 pub mod collect;
 pub mod explain;
 pub mod lint;

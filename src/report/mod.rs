@@ -2,7 +2,10 @@
 //! machines. One file per format; renderers only format, they never decide
 //! what is a finding or how severe it is.
 
+pub mod check_json;
+pub mod check_text;
 pub mod json;
+pub mod markdown;
 pub mod text;
 
 use serde::Serialize;

@@ -1,0 +1,151 @@
+//! The suggested-changes block: every recommended value of the reported
+//! findings, ready to paste into an option file, each marked as applicable
+//! online (with the statement the flavor supports) or needing a restart.
+//!
+//! Which statement applies is a fact about the server, not advice: `SET
+//! PERSIST` exists on MySQL and Percona Server 8.0 and later and writes
+//! `mysqld-auto.cnf`; MariaDB has only `SET GLOBAL`, which lasts until the
+//! next restart, so the option-file line must be added as well. A variable
+//! the catalog marks read-only (or does not know) needs a restart.
+
+use serde::Serialize;
+
+use crate::catalog::{Catalog, VarKind};
+use crate::rules::Finding;
+use crate::target::{Flavor, Target, Version};
+use crate::units;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SuggestedChange {
+    /// The finding that recommends it.
+    pub code: String,
+    pub variable: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<String>,
+    /// As written in an option file (`4G`, `ON`).
+    pub value: String,
+    pub apply: Apply,
+}
+
+/// How a change takes effect.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "mode", rename_all = "lowercase")]
+pub enum Apply {
+    /// `statement` changes the running server; `persisted`: it also survives
+    /// a restart (`SET PERSIST`), otherwise the option-file line is needed
+    /// too.
+    Online { statement: String, persisted: bool },
+    /// Only the option-file line and a restart.
+    Restart,
+}
+
+/// The option-file group the block goes under.
+pub fn option_group(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Mariadb => "mariadb",
+        Flavor::Mysql | Flavor::Percona => "mysqld",
+    }
+}
+
+/// Does the target have `SET PERSIST`?
+pub fn has_set_persist(target: &Target) -> bool {
+    target.flavor != Flavor::Mariadb && target.version >= Version::new(8, 0, 0)
+}
+
+/// One change per recommended variable, in finding order; a variable
+/// recommended twice keeps its first (most severe) recommendation.
+pub fn suggest(
+    findings: &[Finding],
+    target: &Target,
+    catalog: Option<&Catalog>,
+) -> Vec<SuggestedChange> {
+    let mut out: Vec<SuggestedChange> = Vec::new();
+    for f in findings {
+        let (Some(var), Some(value)) = (&f.variable, &f.recommended) else {
+            continue;
+        };
+        if out.iter().any(|c| &c.variable == var) {
+            continue;
+        }
+        let info = catalog.and_then(|c| c.get(var));
+        let apply = match info {
+            Some(v) if v.dynamic && v.sysvar => {
+                let sql = sql_value(Some(&v.kind), value);
+                if has_set_persist(target) {
+                    Apply::Online {
+                        statement: format!("SET PERSIST {var} = {sql};"),
+                        persisted: true,
+                    }
+                } else {
+                    Apply::Online {
+                        statement: format!("SET GLOBAL {var} = {sql};"),
+                        persisted: false,
+                    }
+                }
+            }
+            _ => Apply::Restart,
+        };
+        out.push(SuggestedChange {
+            code: f.code.clone(),
+            variable: var.clone(),
+            current: f.current.clone(),
+            value: value.clone(),
+            apply,
+        });
+    }
+    out
+}
+
+/// A value as SQL accepts it: sizes and numbers as plain numbers (`SET
+/// GLOBAL x = 4G` is a syntax error), `ON`/`OFF` bare, text quoted.
+pub fn sql_value(kind: Option<&VarKind>, value: &str) -> String {
+    let number = || units::parse_size(value).ok().map(|n| n.to_string());
+    let quoted = || format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"));
+    match kind {
+        Some(VarKind::Size { .. } | VarKind::Integer { .. }) => {
+            if value.parse::<i128>().is_ok() {
+                value.to_string()
+            } else {
+                number().unwrap_or_else(quoted)
+            }
+        }
+        Some(VarKind::Float { .. }) if value.parse::<f64>().is_ok() => value.to_string(),
+        Some(VarKind::Bool) if ["ON", "OFF"].contains(&value.to_ascii_uppercase().as_str()) => {
+            value.to_ascii_uppercase()
+        }
+        Some(_) => quoted(),
+        None => number().unwrap_or_else(quoted),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sql_values() {
+        let size = VarKind::Size {
+            min: None,
+            max: None,
+            block: None,
+        };
+        assert_eq!(sql_value(Some(&size), "4G"), "4294967296");
+        assert_eq!(sql_value(Some(&size), "123"), "123");
+        assert_eq!(sql_value(Some(&VarKind::Bool), "on"), "ON");
+        assert_eq!(
+            sql_value(Some(&VarKind::Enum { values: vec![] }), "O_DIRECT"),
+            "'O_DIRECT'"
+        );
+        assert_eq!(sql_value(Some(&VarKind::String), "it's"), "'it\\'s'");
+        assert_eq!(sql_value(None, "16M"), "16777216");
+    }
+
+    #[test]
+    fn set_persist_only_where_it_exists() {
+        let t = |s: &str| s.parse::<Target>().unwrap();
+        assert!(has_set_persist(&t("mysql-8.0")));
+        assert!(has_set_persist(&t("percona-8.0")));
+        assert!(!has_set_persist(&t("mysql-5.7")));
+        assert!(!has_set_persist(&t("mariadb-10.11")));
+    }
+}

@@ -1,0 +1,232 @@
+//! `mytune check`: collect facts from a live server (or read a snapshot),
+//! add the option files given with `--config`, evaluate the rules, compare the
+//! files with the running values (drift), and report.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use mytune::catalog::Catalog;
+use mytune::check::drift::{self, DriftInput};
+use mytune::check::{CheckReport, Header, Selection};
+use mytune::cnf;
+use mytune::collect::flags::CollectFlags;
+use mytune::facts::{ConfigFacts, Facts};
+use mytune::report::{self, check_text};
+use mytune::rules::{EvalInput, Profile, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Advice on a live server (or a snapshot), with drift against its option files.
+#[derive(Debug, Args)]
+#[command(disable_help_flag = true)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub flags: CollectFlags,
+    /// Read the facts from a snapshot written by `mytune collect` instead of
+    /// connecting.
+    #[arg(long, value_name = "FILE", conflicts_with = "interval")]
+    pub snapshot: Option<PathBuf>,
+    /// The server's option file (its includes are followed): compare it with
+    /// the running values and let rules see it. Repeat for several files;
+    /// later ones win.
+    #[arg(long, value_name = "FILE")]
+    pub config: Vec<PathBuf>,
+    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Colours in the text report (NO_COLOR turns `auto` off).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Report only these codes, rule names or families (comma-separated or repeated).
+    #[arg(long, value_name = "KEY")]
+    pub only: Vec<String>,
+    /// Leave out these codes, rule names or families.
+    #[arg(long, value_name = "KEY")]
+    pub skip: Vec<String>,
+    /// Exit 1 when a finding at or above this severity exists.
+    #[arg(long, default_value = "warn", value_parser = parse_severity)]
+    pub fail_on: Severity,
+    /// Also list the rules that did not apply, with the reason.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+    /// Print help.
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+fn parse_severity(s: &str) -> Result<Severity, String> {
+    s.parse()
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let rules = match super::load_rules(args.rules.as_deref()) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let selection = Selection::new(&args.only, &args.skip);
+    let unknown = selection.unknown_keys(&|k| {
+        rules.get(k).is_some()
+            || mytune::rules::Family::ALL.iter().any(|f| f.as_str() == k)
+            || k == "config"
+            || drift::ALL
+                .iter()
+                .any(|c| c.code.eq_ignore_ascii_case(k) || c.name == k)
+    });
+    if !unknown.is_empty() {
+        bail!(
+            "--only/--skip: no rule, check or family is called {}",
+            unknown.join(", ")
+        );
+    }
+
+    let (mut facts, source, live) = match &args.snapshot {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let facts = Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            (facts, format!("snapshot {}", path.display()), false)
+        }
+        None => {
+            let (facts, endpoint) = args.flags.collect()?;
+            (facts, endpoint, true)
+        }
+    };
+    let Some(server) = facts.server.clone() else {
+        bail!("the snapshot has no server facts (collected with a server connection?)");
+    };
+    let target = server.target();
+    let catalog = Catalog::for_target(&target).ok();
+
+    if !args.config.is_empty() {
+        facts.config = Some(load_config(&args.config, &target)?);
+    }
+
+    let known = |name: &str| {
+        catalog.is_none_or(|c| c.get(name).is_some_and(|v| !v.status.is_removed()))
+    };
+    let profile = Profile::default();
+    let evaluation = rules.evaluate(&EvalInput::new(&facts, &profile).with_known_variables(&known));
+
+    let mut findings = evaluation.findings;
+    if let Some(config) = &facts.config {
+        // Start of the server, for "was the file edited since?"; only
+        // meaningful when the files are on the server's machine right now.
+        let started = (live && server.is_local).then(|| {
+            SystemTime::now() - Duration::from_secs(server.uptime_secs)
+        });
+        let edited = |file: &Path| -> Option<bool> {
+            let started = started?;
+            let modified = std::fs::metadata(file).ok()?.modified().ok()?;
+            Some(modified > started)
+        };
+        findings.extend(drift::drift(&DriftInput {
+            config,
+            server: &server,
+            catalog,
+            edited_after_start: &edited,
+        }));
+    }
+    findings.retain(|f| selection.keeps_finding(f));
+    let not_applicable = if args.verbose {
+        evaluation
+            .not_applicable
+            .into_iter()
+            .filter(|n| {
+                selection.keeps_not_applicable(n, |code| {
+                    rules
+                        .get(code)
+                        .map(|r| (r.name.clone(), r.family.as_str().to_string()))
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    let config_files = facts
+        .config
+        .as_ref()
+        .map(|c| c.files.iter().map(|f| f.display().to_string()).collect())
+        .unwrap_or_default();
+    let header = Header::from_facts(&facts, source, config_files)
+        .context("the facts have no server part")?;
+    let report = CheckReport::new(header, findings, catalog, not_applicable);
+
+    let out = match args.format {
+        CheckFormat::Text => check_text::render(
+            &report,
+            check_text::Style {
+                color: use_color(args.color),
+                width: terminal_width(),
+            },
+        ),
+        CheckFormat::Json => report::check_json::render(&report, args.verbose),
+        CheckFormat::Markdown => report::markdown::render(&report),
+    };
+    print!("{out}");
+    Ok(if report::reaches(&report.findings, args.fail_on) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Read the option files and keep what the target's server groups say
+/// (later files win). Problems a server would stop on are printed; `mytune
+/// lint` reports them in full.
+fn load_config(paths: &[PathBuf], target: &mytune::target::Target) -> anyhow::Result<ConfigFacts> {
+    let groups = cnf::server_groups(target);
+    let mut merged = ConfigFacts {
+        groups: groups.clone(),
+        ..ConfigFacts::default()
+    };
+    for path in paths {
+        let loaded = cnf::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+        for e in &loaded.errors {
+            eprintln!("mytune: {e} (see `mytune lint`)");
+        }
+        let eff = loaded.effective(&groups);
+        merged.files.extend(eff.files);
+        merged.options.extend(eff.options);
+    }
+    Ok(merged)
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+/// `COLUMNS` when set, else the default width (tables wrap to it).
+fn terminal_width() -> u16 {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|w| *w >= 60)
+        .unwrap_or(check_text::DEFAULT_WIDTH)
+}

@@ -1,0 +1,86 @@
+//! The `check` report as JSON: lint's envelope (`schema_version`, `tool`,
+//! `command`, `target`, `inputs`, `summary`, `findings`) plus the server and
+//! host header, the suggested changes and, under `-v`, the rules that did not
+//! apply. The schema is `docs/report-schema.json`.
+
+use serde::Serialize;
+
+use super::{Counts, REPORT_SCHEMA_VERSION};
+use crate::check::header::{Counters, Resource};
+use crate::check::{CheckReport, SuggestedChange};
+use crate::facts::Skipped;
+use crate::rules::{Finding, NotApplicable};
+use crate::target::{Flavor, Version};
+
+#[derive(Debug, Serialize)]
+pub struct CheckJson<'a> {
+    pub schema_version: u32,
+    pub tool: &'static str,
+    pub tool_version: &'static str,
+    pub command: &'static str,
+    pub target: String,
+    pub inputs: Vec<String>,
+    pub summary: Counts,
+    pub findings: &'a [Finding],
+    pub server: Server<'a>,
+    pub host: Option<Host<'a>>,
+    pub option_group: &'a str,
+    pub suggested_changes: &'a [SuggestedChange],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_applicable: Option<&'a [NotApplicable]>,
+    pub skipped: &'a [Skipped],
+}
+
+#[derive(Debug, Serialize)]
+pub struct Server<'a> {
+    pub flavor: Flavor,
+    pub version: Version,
+    pub version_string: &'a str,
+    pub source: &'a str,
+    pub collected_at: Option<&'a str>,
+    pub uptime_secs: u64,
+    pub counters: &'a Counters,
+    pub queries: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Host<'a> {
+    pub memory: Option<&'a Resource>,
+    pub cpus: Option<&'a Resource>,
+}
+
+/// `verbose`: include `not_applicable` (an empty list included).
+pub fn render(r: &CheckReport, verbose: bool) -> String {
+    let h = &r.header;
+    let mut inputs = vec![h.source.clone()];
+    inputs.extend(h.config_files.iter().cloned());
+    let doc = CheckJson {
+        schema_version: REPORT_SCHEMA_VERSION,
+        tool: "mytune",
+        tool_version: env!("CARGO_PKG_VERSION"),
+        command: "check",
+        target: h.target().to_string(),
+        inputs,
+        summary: r.summary,
+        findings: &r.findings,
+        server: Server {
+            flavor: h.flavor,
+            version: h.version,
+            version_string: &h.version_string,
+            source: &h.source,
+            collected_at: h.collected_at.as_deref(),
+            uptime_secs: h.uptime_secs,
+            counters: &h.counters,
+            queries: h.queries,
+        },
+        host: (h.memory.is_some() || h.cpus.is_some()).then_some(Host {
+            memory: h.memory.as_ref(),
+            cpus: h.cpus.as_ref(),
+        }),
+        option_group: &r.option_group,
+        suggested_changes: &r.changes,
+        not_applicable: verbose.then_some(r.not_applicable.as_slice()),
+        skipped: &h.skipped,
+    };
+    serde_json::to_string_pretty(&doc).expect("reports always serialize") + "\n"
+}

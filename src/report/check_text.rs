@@ -1,0 +1,240 @@
+//! The `check` report for people: a header, findings in tables grouped by
+//! severity and family (comfy-table), the suggested-changes block that pastes
+//! unchanged into an option file, and a one-line summary.
+//!
+//! Colour is the caller's choice (`--color`, `NO_COLOR`); this module only
+//! applies it.
+
+use std::fmt::Write;
+
+use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
+
+use crate::check::header::duration;
+use crate::check::{Apply, CheckReport};
+use crate::rules::{Finding, Severity};
+use crate::target::Flavor;
+use crate::units;
+
+/// Width the tables wrap to when the output is not a terminal.
+pub const DEFAULT_WIDTH: u16 = 120;
+
+/// How to draw: colours on or off, and the width tables wrap to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    pub color: bool,
+    pub width: u16,
+}
+
+pub fn render(report: &CheckReport, style: Style) -> String {
+    let mut out = String::new();
+    header(&mut out, report, style);
+    for severity in [Severity::Crit, Severity::Warn, Severity::Info] {
+        let rows: Vec<&Finding> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "\n{} ({})",
+            paint(&severity.to_string().to_uppercase(), severity_color(severity), style),
+            rows.len()
+        );
+        let _ = writeln!(out, "{}", table(&rows, style));
+    }
+    if !report.changes.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}\n",
+            bold("Suggested changes (paste into an option file):", style)
+        );
+        out.push_str(&changes_block(report));
+    }
+    if !report.not_applicable.is_empty() {
+        let _ = writeln!(out, "\n{}", bold("Not applicable:", style));
+        for n in &report.not_applicable {
+            let _ = writeln!(out, "  {}  {}", n.code, n.reason);
+        }
+    }
+    let _ = writeln!(out, "\n{}", summary_line(report));
+    out
+}
+
+fn header(out: &mut String, r: &CheckReport, style: Style) {
+    let h = &r.header;
+    let _ = writeln!(
+        out,
+        "{} {} {} ({}) from {}",
+        bold("mytune check:", style),
+        flavor_name(h.flavor),
+        h.version,
+        h.version_string,
+        h.source
+    );
+    match &h.memory {
+        Some(m) => {
+            let _ = writeln!(out, "  memory  {} ({})", units::human_size(m.value), m.source);
+        }
+        None => {
+            let _ = writeln!(out, "  memory  unknown (no host facts)");
+        }
+    }
+    if let Some(c) = &h.cpus {
+        let _ = writeln!(out, "  cpus    {} ({})", c.value, c.source);
+    }
+    let _ = writeln!(out, "  uptime  {}", h.counters.note);
+    if !h.config_files.is_empty() {
+        let _ = writeln!(out, "  config  {}", h.config_files.join(", "));
+    }
+    for s in &h.skipped {
+        let _ = writeln!(out, "  skipped {}: {}", s.what, s.reason);
+    }
+}
+
+fn table(rows: &[&Finding], style: Style) -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(style.width);
+    if style.color {
+        t.enforce_styling();
+    } else {
+        t.force_no_tty();
+    }
+    t.set_header(["family", "code", "variable", "current → recommended", "why"]);
+    let mut last_family = "";
+    for f in rows {
+        let family = f.family.as_str();
+        let family_cell = if family == last_family { "" } else { family };
+        last_family = family;
+        let mut variable = f.variable.clone().unwrap_or_default();
+        if let Some(loc) = &f.location {
+            variable.push('\n');
+            variable.push_str(&loc.to_string());
+        }
+        let change = match (&f.current, &f.recommended) {
+            (Some(c), Some(r)) => format!("{c} → {r}"),
+            (Some(c), None) => c.clone(),
+            (None, Some(r)) => format!("→ {r}"),
+            (None, None) => String::new(),
+        };
+        let mut code = Cell::new(&f.code);
+        if style.color {
+            code = code.fg(severity_color(f.severity)).add_attribute(Attribute::Bold);
+        }
+        t.add_row(vec![
+            Cell::new(family_cell),
+            code,
+            Cell::new(variable),
+            Cell::new(change),
+            Cell::new(&f.message),
+        ]);
+    }
+    t
+}
+
+/// The block for an option file: a group header, then per change a comment
+/// saying how it applies and the `name = value` line.
+pub fn changes_block(r: &CheckReport) -> String {
+    let mut out = format!("[{}]\n", r.option_group);
+    for c in &r.changes {
+        let how = match &c.apply {
+            Apply::Online {
+                statement,
+                persisted: true,
+            } => format!("online, persisted: {statement}"),
+            Apply::Online {
+                statement,
+                persisted: false,
+            } => format!("online: {statement} (lasts until restart: keep this line too)"),
+            Apply::Restart => "needs a restart".to_string(),
+        };
+        let _ = writeln!(out, "# {} {how}", c.code);
+        let _ = writeln!(out, "{} = {}", c.variable, c.value);
+    }
+    out
+}
+
+/// `3 findings (1 crit, 2 warn, 0 info); 2 suggested changes (1 online, 1 at restart).`
+pub fn summary_line(r: &CheckReport) -> String {
+    let s = &r.summary;
+    let online = r
+        .changes
+        .iter()
+        .filter(|c| matches!(c.apply, Apply::Online { .. }))
+        .count();
+    let mut line = if s.total() == 0 {
+        "No findings".to_string()
+    } else {
+        format!(
+            "{} finding{} ({} crit, {} warn, {} info)",
+            s.total(),
+            if s.total() == 1 { "" } else { "s" },
+            s.crit,
+            s.warn,
+            s.info
+        )
+    };
+    if !r.changes.is_empty() {
+        let _ = write!(
+            line,
+            "; {} suggested change{} ({online} online, {} at restart)",
+            r.changes.len(),
+            if r.changes.len() == 1 { "" } else { "s" },
+            r.changes.len() - online
+        );
+    }
+    let _ = write!(
+        line,
+        " for {} {} (up {})",
+        flavor_name(r.header.flavor),
+        r.header.version,
+        duration(r.header.uptime_secs)
+    );
+    if let Some(q) = r.header.queries {
+        let _ = write!(line, ", {q} queries");
+    }
+    line.push('.');
+    line
+}
+
+/// The product name people know: `MySQL`, `MariaDB`, `Percona Server`.
+pub fn flavor_name(f: Flavor) -> &'static str {
+    match f {
+        Flavor::Mysql => "MySQL",
+        Flavor::Mariadb => "MariaDB",
+        Flavor::Percona => "Percona Server",
+    }
+}
+
+fn severity_color(s: Severity) -> Color {
+    match s {
+        Severity::Crit => Color::Red,
+        Severity::Warn => Color::Yellow,
+        Severity::Info => Color::Blue,
+    }
+}
+
+fn paint(text: &str, color: Color, style: Style) -> String {
+    if !style.color {
+        return text.to_string();
+    }
+    let code = match color {
+        Color::Red => 31,
+        Color::Yellow => 33,
+        Color::Blue => 34,
+        _ => 39,
+    };
+    format!("\x1b[1;{code}m{text}\x1b[0m")
+}
+
+fn bold(text: &str, style: Style) -> String {
+    if style.color {
+        format!("\x1b[1m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
