@@ -147,7 +147,7 @@ fn differs(
     let (check, why) = if edited_after_start == Some(true) {
         (
             &NOT_LOADED,
-            "the file changed after the server started; the value takes effect at the next restart",
+            "the file changed after the server started, so the value takes effect at the next restart (unless it was also changed online since)",
         )
     } else if read_only {
         (

@@ -16,7 +16,7 @@ impl Selection {
         let split = |v: &[String]| {
             v.iter()
                 .flat_map(|s| s.split(','))
-                .map(|s| s.trim().to_ascii_lowercase())
+                .map(|s| s.trim().to_string())
                 .filter(|s| !s.is_empty())
                 .collect()
         };
@@ -30,7 +30,9 @@ impl Selection {
     pub fn keeps(&self, code: &str, name: &str, family: &str) -> bool {
         let hit = |keys: &[String]| {
             keys.iter().any(|k| {
-                k.eq_ignore_ascii_case(code) || k.eq_ignore_ascii_case(name) || k == family
+                k.eq_ignore_ascii_case(code)
+                    || k.eq_ignore_ascii_case(name)
+                    || k.eq_ignore_ascii_case(family)
             })
         };
         (self.only.is_empty() || hit(&self.only)) && !hit(&self.skip)

@@ -85,11 +85,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let selection = Selection::new(&args.only, &args.skip);
     let unknown = selection.unknown_keys(&|k| {
         rules.get(k).is_some()
-            || mytune::rules::Family::ALL.iter().any(|f| f.as_str() == k)
-            || k == "config"
+            || mytune::rules::Family::ALL.iter().any(|f| f.as_str().eq_ignore_ascii_case(k))
+            || k.eq_ignore_ascii_case("config")
             || drift::ALL
                 .iter()
-                .any(|c| c.code.eq_ignore_ascii_case(k) || c.name == k)
+                .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
     });
     if !unknown.is_empty() {
         bail!(
@@ -130,8 +130,12 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     if let Some(config) = &facts.config {
         // Start of the server, for "was the file edited since?"; only
         // meaningful when the files are on the server's machine right now.
+        // `Uptime` counts whole seconds from a whole-second start time, so
+        // now - uptime is within a second of the real start either way: a
+        // file counts as edited after the start only when its modification
+        // time is more than a second later (never a false "edited").
         let started = (live && server.is_local).then(|| {
-            SystemTime::now() - Duration::from_secs(server.uptime_secs)
+            SystemTime::now() - Duration::from_secs(server.uptime_secs) + Duration::from_secs(1)
         });
         let edited = |file: &Path| -> Option<bool> {
             let started = started?;

@@ -1,0 +1,255 @@
+//! `mytune check` end to end against throw-away mariadbd servers (see
+//! `tests/support/mariadb.rs`): a server with the harness defaults, a
+//! deliberately poor configuration, and drift between the option file and
+//! the running server. Text, JSON (validated against
+//! `docs/report-schema.json`) and markdown are each asserted on content.
+//! They skip with a printed reason when mariadbd is not installed, unless
+//! `MYTUNE_REQUIRE_LIVE=1`.
+
+#[path = "support/mariadb.rs"]
+mod mariadb;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use mariadb::TestServer;
+use serde_json::Value;
+
+fn check(server: &TestServer, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("check")
+        .args(server.mytune_args())
+        .args(extra)
+        .env_remove("MYSQL_PWD")
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "400")
+        .output()
+        .expect("mytune runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json_of(o: &Output) -> Value {
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}):\n{}\n{}",
+            stdout(o),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    validate(&v);
+    v
+}
+
+/// Validate a report against the schema committed in docs/.
+fn validate(report: &Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report-schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(report)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "report does not match the schema: {errors:#?}");
+}
+
+fn finding<'a>(report: &'a Value, code: &str) -> Option<&'a Value> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == code)
+}
+
+#[test]
+fn defaults_report_small_buffer_pool_in_every_format() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+
+    let text = check(&server, &["--fail-on", "crit"]);
+    let out = stdout(&text);
+    assert_eq!(text.status.code(), Some(0), "{out}");
+    assert!(out.starts_with("mytune check: MariaDB "), "{out}");
+    assert!(out.contains("  memory  "), "{out}");
+    assert!(out.contains("up only"), "{out}");
+    assert!(out.contains("MT101"), "{out}");
+    assert!(out.contains("innodb_buffer_pool_size"), "{out}");
+    assert!(out.contains("32M → "), "{out}");
+    assert!(out.contains("Suggested changes (paste into an option file):\n\n[mariadb]\n"), "{out}");
+    assert!(
+        out.contains("online: SET GLOBAL innodb_buffer_pool_size = "),
+        "{out}"
+    );
+    assert!(!out.contains("SET PERSIST"), "MariaDB has no SET PERSIST: {out}");
+    assert!(!out.contains('\x1b'), "NO_COLOR: {out}");
+    let summary = out.lines().last().unwrap();
+    assert!(summary.contains("queries."), "{summary}");
+
+    // The default --fail-on warn turns the MT101 warning into exit 1.
+    assert_eq!(check(&server, &[]).status.code(), Some(1));
+
+    let json = check(&server, &["--format", "json"]);
+    let v = json_of(&json);
+    assert_eq!(v["command"], "check");
+    assert_eq!(v["server"]["flavor"], "mariadb");
+    assert!(v["server"]["queries"].as_u64().unwrap() <= 20, "{v}");
+    assert_eq!(v["server"]["counters"]["representative"], false);
+    assert!(v["host"]["memory"]["value"].as_u64().unwrap() > 0);
+    assert_eq!(v["option_group"], "mariadb");
+    let f = finding(&v, "MT101").expect("MT101 reported");
+    assert_eq!(f["severity"], "warn");
+    assert_eq!(f["variable"], "innodb_buffer_pool_size");
+    assert_eq!(f["current"], "32M");
+    assert!(f["recommended"].is_string());
+    assert!(!f["rationale"].as_str().unwrap().is_empty());
+    assert!(!f["sources"].as_array().unwrap().is_empty());
+    let change = v["suggested_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["variable"] == "innodb_buffer_pool_size")
+        .expect("a suggested change for the buffer pool");
+    assert_eq!(change["apply"]["mode"], "online");
+    assert_eq!(change["apply"]["persisted"], false);
+    assert!(v.get("not_applicable").is_none());
+
+    let md = stdout(&check(&server, &["--format", "markdown"]));
+    assert!(md.starts_with("# mytune check: MariaDB "), "{md}");
+    assert!(md.contains("| Code | Family | Variable | Current → recommended | Why |"), "{md}");
+    assert!(md.contains("| MT101 `innodb-buffer-pool-too-small` | innodb | `innodb_buffer_pool_size` | `32M` → "), "{md}");
+    assert!(md.contains("## Suggested changes\n\n```ini\n[mariadb]\n"), "{md}");
+
+    // -v lists the rules that did not apply, with reasons; --only narrows.
+    // Without host facts the sizing rules cannot apply.
+    let v = json_of(&check(
+        &server,
+        &["--format", "json", "-v", "--only", "innodb", "--no-host"],
+    ));
+    assert!(v["findings"].as_array().unwrap().iter().all(|f| f["family"] == "innodb"));
+    assert!(v["host"].is_null());
+    let na = v["not_applicable"].as_array().expect("not_applicable under -v");
+    assert!(na.iter().any(|n| n["code"] == "MT101"), "{na:?}");
+    assert!(na.iter().all(|n| n["code"].as_str().unwrap().starts_with("MT1")), "{na:?}");
+    let v = json_of(&check(&server, &["--format", "json", "--skip", "MT101"]));
+    assert!(finding(&v, "MT101").is_none());
+    let text = stdout(&check(&server, &["-v", "--no-host"]));
+    assert!(text.contains("Not applicable:\n  MT101  "), "{text}");
+    assert!(text.contains("memory  unknown (no host facts)"), "{text}");
+}
+
+#[test]
+fn poor_config_reports_memory_overcommit() {
+    let Some(server) = TestServer::start(
+        "innodb_buffer_pool_size = 8M\n\
+         max_connections = 5000\n\
+         open_files_limit = 20000\n\
+         sort_buffer_size = 16M\n\
+         join_buffer_size = 16M\n\
+         read_buffer_size = 16M\n\
+         read_rnd_buffer_size = 16M\n",
+    ) else {
+        return;
+    };
+    let running = server
+        .sql("SELECT @@max_connections")
+        .unwrap()
+        .trim()
+        .to_string();
+    let v = json_of(&check(&server, &["--format", "json"]));
+    let f = finding(&v, "MT301").unwrap_or_else(|| panic!("MT301 with max_connections={running}: {v:#}"));
+    assert_eq!(f["variable"], "max_connections");
+    assert_eq!(f["current"], running.as_str());
+    let rec: u64 = f["recommended"].as_str().unwrap().parse().unwrap();
+    assert!(rec < running.parse::<u64>().unwrap(), "{f}");
+    let mt101 = finding(&v, "MT101").expect("MT101 for an 8M pool");
+    assert_eq!(mt101["current"], "8M");
+
+    let out = stdout(&check(&server, &[]));
+    assert!(out.contains(&format!("max_connections = {rec}\n")), "{out}");
+    assert!(out.contains(&format!("{running} → {rec}")), "{out}");
+}
+
+#[test]
+fn drift_between_option_file_and_running_server() {
+    let Some(server) = TestServer::start("max_connections = 77\nthread_cache_size = 5") else {
+        return;
+    };
+    let cnf = server.dir().join("my.cnf");
+    // Changed online, not persisted.
+    server.sql("SET GLOBAL max_connections = 300").unwrap();
+    // A second file written after the start: the running server never
+    // loaded it. (Uptime has a one-second resolution, so mytune only calls
+    // a file newer than the server when it is more than a second newer.)
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let late = server.dir().join("late.cnf");
+    std::fs::write(
+        &late,
+        "[mariadbd]\nthread_cache_size = 33\nloose-innodb_bufer_pool_size = 1G\n",
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let line_of = |needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
+
+    let cfg = cnf.display().to_string();
+    let late_cfg = late.display().to_string();
+    let args = ["--config", cfg.as_str(), "--config", late_cfg.as_str()];
+    let v = json_of(&check(&server, &[&["--format", "json"][..], &args].concat()));
+    assert_eq!(v["inputs"][1], cfg.as_str());
+    assert_eq!(v["inputs"][2], late_cfg.as_str());
+    let f = finding(&v, "MT011").unwrap_or_else(|| panic!("MT011: {v:#}"));
+    assert_eq!(f["variable"], "max_connections");
+    assert_eq!(f["current"], "300");
+    assert_eq!(f["location"]["line"], line_of("max_connections = 77"));
+    let f = finding(&v, "MT012").unwrap_or_else(|| panic!("MT012: {v:#}"));
+    assert_eq!(f["variable"], "thread_cache_size");
+    assert_eq!(f["current"], "5");
+    assert_eq!(f["location"]["file"], late_cfg.as_str());
+    assert_eq!(f["location"]["line"], 2);
+    let f = finding(&v, "MT013").unwrap_or_else(|| panic!("MT013: {v:#}"));
+    assert_eq!(f["variable"], "innodb_bufer_pool_size");
+    assert_eq!(f["severity"], "warn");
+    // Values written differently but equal are not drift.
+    for other in v["findings"].as_array().unwrap() {
+        let code = other["code"].as_str().unwrap();
+        if ["MT011", "MT012"].contains(&code) {
+            assert!(
+                ["max_connections", "thread_cache_size"].contains(&other["variable"].as_str().unwrap()),
+                "unexpected drift: {other:#}"
+            );
+        }
+    }
+
+    let out = stdout(&check(&server, &[&args[..], &["--only", "config"]].concat()));
+    assert!(out.contains("max_connections is 300 on the running server but 77 in the option file"), "{out}");
+    assert!(out.contains(&format!("{late_cfg}:2")), "{out}");
+    assert!(out.contains("MT013"), "{out}");
+    let md = stdout(&check(
+        &server,
+        &[&args[..], &["--format", "markdown", "--only", "MT011"]].concat(),
+    ));
+    assert!(md.contains("| MT011 `option-file-drift` | config | `max_connections`"), "{md}");
+    assert!(!md.contains("MT012"), "{md}");
+}
+
+#[test]
+fn usage_and_connection_errors_exit_2() {
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(["check", "--no-defaults", "--socket", "/nonexistent/sock", "--user", "root"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(["check", "--fail-on", "severe"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(["check", "--only", "MT999", "--snapshot", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("MT999"));
+}
