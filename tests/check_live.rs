@@ -52,7 +52,10 @@ fn validate(report: &Value) {
         .iter_errors(report)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "report does not match the schema: {errors:#?}");
+    assert!(
+        errors.is_empty(),
+        "report does not match the schema: {errors:#?}"
+    );
 }
 
 fn finding<'a>(report: &'a Value, code: &str) -> Option<&'a Value> {
@@ -74,16 +77,22 @@ fn defaults_report_small_buffer_pool_in_every_format() {
     assert_eq!(text.status.code(), Some(0), "{out}");
     assert!(out.starts_with("mytune check: MariaDB "), "{out}");
     assert!(out.contains("  memory  "), "{out}");
-    assert!(out.contains("up only"), "{out}");
+    assert!(out.contains(", less than a day: status counters"), "{out}");
     assert!(out.contains("MT101"), "{out}");
     assert!(out.contains("innodb_buffer_pool_size"), "{out}");
     assert!(out.contains("32M → "), "{out}");
-    assert!(out.contains("Suggested changes (paste into an option file):\n\n[mariadb]\n"), "{out}");
+    assert!(
+        out.contains("Suggested changes (paste into an option file):\n\n[mariadb]\n"),
+        "{out}"
+    );
     assert!(
         out.contains("online: SET GLOBAL innodb_buffer_pool_size = "),
         "{out}"
     );
-    assert!(!out.contains("SET PERSIST"), "MariaDB has no SET PERSIST: {out}");
+    assert!(
+        !out.contains("SET PERSIST"),
+        "MariaDB has no SET PERSIST: {out}"
+    );
     assert!(!out.contains('\x1b'), "NO_COLOR: {out}");
     let summary = out.lines().last().unwrap();
     assert!(summary.contains("queries."), "{summary}");
@@ -118,9 +127,20 @@ fn defaults_report_small_buffer_pool_in_every_format() {
 
     let md = stdout(&check(&server, &["--format", "markdown"]));
     assert!(md.starts_with("# mytune check: MariaDB "), "{md}");
-    assert!(md.contains("| Code | Family | Variable | Current → recommended | Why |"), "{md}");
-    assert!(md.contains("| MT101 `innodb-buffer-pool-too-small` | innodb | `innodb_buffer_pool_size` | `32M` → "), "{md}");
-    assert!(md.contains("## Suggested changes\n\n```ini\n[mariadb]\n"), "{md}");
+    assert!(
+        md.contains("| Code | Family | Variable | Current → recommended | Why |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| MT101 `innodb-buffer-pool-too-small` | innodb | `innodb_buffer_pool_size` | `32M` → "
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("## Suggested changes\n\n```ini\n[mariadb]\n"),
+        "{md}"
+    );
 
     // -v lists the rules that did not apply, with reasons; --only narrows.
     // Without host facts the sizing rules cannot apply.
@@ -128,11 +148,23 @@ fn defaults_report_small_buffer_pool_in_every_format() {
         &server,
         &["--format", "json", "-v", "--only", "innodb", "--no-host"],
     ));
-    assert!(v["findings"].as_array().unwrap().iter().all(|f| f["family"] == "innodb"));
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["family"] == "innodb")
+    );
     assert!(v["host"].is_null());
-    let na = v["not_applicable"].as_array().expect("not_applicable under -v");
+    let na = v["not_applicable"]
+        .as_array()
+        .expect("not_applicable under -v");
     assert!(na.iter().any(|n| n["code"] == "MT101"), "{na:?}");
-    assert!(na.iter().all(|n| n["code"].as_str().unwrap().starts_with("MT1")), "{na:?}");
+    assert!(
+        na.iter()
+            .all(|n| n["code"].as_str().unwrap().starts_with("MT1")),
+        "{na:?}"
+    );
     let v = json_of(&check(&server, &["--format", "json", "--skip", "MT101"]));
     assert!(finding(&v, "MT101").is_none());
     let text = stdout(&check(&server, &["-v", "--no-host"]));
@@ -159,7 +191,8 @@ fn poor_config_reports_memory_overcommit() {
         .trim()
         .to_string();
     let v = json_of(&check(&server, &["--format", "json"]));
-    let f = finding(&v, "MT301").unwrap_or_else(|| panic!("MT301 with max_connections={running}: {v:#}"));
+    let f = finding(&v, "MT301")
+        .unwrap_or_else(|| panic!("MT301 with max_connections={running}: {v:#}"));
     assert_eq!(f["variable"], "max_connections");
     assert_eq!(f["current"], running.as_str());
     let rec: u64 = f["recommended"].as_str().unwrap().parse().unwrap();
@@ -196,7 +229,10 @@ fn drift_between_option_file_and_running_server() {
     let cfg = cnf.display().to_string();
     let late_cfg = late.display().to_string();
     let args = ["--config", cfg.as_str(), "--config", late_cfg.as_str()];
-    let v = json_of(&check(&server, &[&["--format", "json"][..], &args].concat()));
+    let v = json_of(&check(
+        &server,
+        &[&["--format", "json"][..], &args].concat(),
+    ));
     assert_eq!(v["inputs"][1], cfg.as_str());
     assert_eq!(v["inputs"][2], late_cfg.as_str());
     let f = finding(&v, "MT011").unwrap_or_else(|| panic!("MT011: {v:#}"));
@@ -216,28 +252,45 @@ fn drift_between_option_file_and_running_server() {
         let code = other["code"].as_str().unwrap();
         if ["MT011", "MT012"].contains(&code) {
             assert!(
-                ["max_connections", "thread_cache_size"].contains(&other["variable"].as_str().unwrap()),
+                ["max_connections", "thread_cache_size"]
+                    .contains(&other["variable"].as_str().unwrap()),
                 "unexpected drift: {other:#}"
             );
         }
     }
 
-    let out = stdout(&check(&server, &[&args[..], &["--only", "config"]].concat()));
-    assert!(out.contains("max_connections is 300 on the running server but 77 in the option file"), "{out}");
+    let out = stdout(&check(
+        &server,
+        &[&args[..], &["--only", "config"]].concat(),
+    ));
+    assert!(
+        out.contains("max_connections is 300 on the running server but 77 in the option file"),
+        "{out}"
+    );
     assert!(out.contains(&format!("{late_cfg}:2")), "{out}");
     assert!(out.contains("MT013"), "{out}");
     let md = stdout(&check(
         &server,
         &[&args[..], &["--format", "markdown", "--only", "MT011"]].concat(),
     ));
-    assert!(md.contains("| MT011 `option-file-drift` | config | `max_connections`"), "{md}");
+    assert!(
+        md.contains("| MT011 `option-file-drift` | config | `max_connections`"),
+        "{md}"
+    );
     assert!(!md.contains("MT012"), "{md}");
 }
 
 #[test]
 fn usage_and_connection_errors_exit_2() {
     let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
-        .args(["check", "--no-defaults", "--socket", "/nonexistent/sock", "--user", "root"])
+        .args([
+            "check",
+            "--no-defaults",
+            "--socket",
+            "/nonexistent/sock",
+            "--user",
+            "root",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));

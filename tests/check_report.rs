@@ -39,7 +39,10 @@ fn validate(report: &Value) {
         .iter_errors(report)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "report does not match the schema: {errors:#?}\n{report:#}");
+    assert!(
+        errors.is_empty(),
+        "report does not match the schema: {errors:#?}\n{report:#}"
+    );
 }
 
 fn json(args: &[&str]) -> Value {
@@ -73,7 +76,10 @@ fn mysql_80_snapshot_json_follows_the_schema_and_uses_set_persist() {
     assert_eq!(v["option_group"], "mysqld");
     // Most severe first, then by family: warn innodb, warn memory, info caches.
     assert_eq!(codes(&v), ["MT102", "MT301", "MT403"]);
-    assert_eq!(v["summary"], serde_json::json!({"crit": 0, "warn": 2, "info": 1}));
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"crit": 0, "warn": 2, "info": 1})
+    );
     let changes = v["suggested_changes"].as_array().unwrap();
     assert_eq!(changes.len(), 2);
     assert_eq!(changes[0]["variable"], "innodb_buffer_pool_size");
@@ -89,44 +95,103 @@ fn mysql_80_snapshot_json_follows_the_schema_and_uses_set_persist() {
 fn text_report_has_header_tables_block_and_summary() {
     let snap = snapshot(MYSQL80);
     let o = mytune(&["check", "--snapshot", &snap, "--color", "never"]);
-    assert_eq!(o.status.code(), Some(1), "warnings reach the default --fail-on warn");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "warnings reach the default --fail-on warn"
+    );
     let out = stdout(&o);
-    assert!(out.starts_with(&format!("mytune check: MySQL 8.0.32 (8.0.32) from snapshot {snap}\n")), "{out}");
-    assert!(out.contains("\n  memory  8G (--memory)\n  cpus    4 (--cpus)\n"), "{out}");
-    assert!(out.contains("  uptime  up only 2h 0m: status counters may not show the real workload"), "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "mytune check: MySQL 8.0.32 (8.0.32) from snapshot {snap}\n"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  memory  8G (--memory)\n  cpus    4 (--cpus)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "  uptime  2h 0m, less than a day: status counters may not show the real workload"
+        ),
+        "{out}"
+    );
     assert!(out.contains("\nWARN (2)\n"), "{out}");
     assert!(out.contains("\nINFO (1)\n"), "{out}");
     assert!(out.contains("7G → 5G"), "{out}");
     assert!(out.contains("2000 → 115"), "{out}");
-    assert!(out.contains(
-        "Suggested changes (paste into an option file):\n\n\
+    assert!(
+        out.contains(
+            "Suggested changes (paste into an option file):\n\n\
          [mysqld]\n\
          # MT102 online, persisted: SET PERSIST innodb_buffer_pool_size = 5368709120;\n\
          innodb_buffer_pool_size = 5G\n\
          # MT301 online, persisted: SET PERSIST max_connections = 115;\n\
          max_connections = 115\n"
-    ), "{out}");
+        ),
+        "{out}"
+    );
     assert!(out.ends_with(
         "3 findings (0 crit, 2 warn, 1 info); 2 suggested changes (2 online, 0 at restart) for MySQL 8.0.32 (up 2h 0m).\n"
     ), "{out}");
     assert!(!out.contains('\x1b'));
 
-    assert!(stdout(&mytune(&["check", "--snapshot", &snap, "--color", "always"])).contains("\x1b["));
+    assert!(
+        stdout(&mytune(&[
+            "check",
+            "--snapshot",
+            &snap,
+            "--color",
+            "always"
+        ]))
+        .contains("\x1b[")
+    );
     // auto: not a terminal here, so no colour.
     assert!(!stdout(&mytune(&["check", "--snapshot", &snap])).contains('\x1b'));
     // --fail-on crit: only warnings, exit 0.
-    assert_eq!(mytune(&["check", "--snapshot", &snap, "--fail-on", "crit"]).status.code(), Some(0));
-    assert_eq!(mytune(&["check", "--snapshot", &snap, "--skip", "innodb,memory", "--fail-on", "warn"]).status.code(), Some(0));
+    assert_eq!(
+        mytune(&["check", "--snapshot", &snap, "--fail-on", "crit"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        mytune(&[
+            "check",
+            "--snapshot",
+            &snap,
+            "--skip",
+            "innodb,memory",
+            "--fail-on",
+            "warn"
+        ])
+        .status
+        .code(),
+        Some(0)
+    );
 }
 
 #[test]
 fn markdown_report() {
     let snap = snapshot(MYSQL80);
-    let md = stdout(&mytune(&["check", "--snapshot", &snap, "--format", "markdown"]));
-    assert!(md.starts_with("# mytune check: MySQL 8.0.32\n\n| | |\n|---|---|\n| Server | 8.0.32 |\n"), "{md}");
+    let md = stdout(&mytune(&[
+        "check",
+        "--snapshot",
+        &snap,
+        "--format",
+        "markdown",
+    ]));
+    assert!(
+        md.starts_with("# mytune check: MySQL 8.0.32\n\n| | |\n|---|---|\n| Server | 8.0.32 |\n"),
+        "{md}"
+    );
     assert!(md.contains("| Memory | 8G (--memory) |"), "{md}");
     assert!(md.contains("\n## WARN (2)\n\n| Code | Family | Variable | Current → recommended | Why |\n|---|---|---|---|---|\n| MT102 `innodb-buffer-pool-too-large` | innodb | `innodb_buffer_pool_size` | `7G` → `5G` | innodb_buffer_pool_size is 7G,"), "{md}");
-    assert!(md.contains("\n## Suggested changes\n\n```ini\n[mysqld]\n# MT102 "), "{md}");
+    assert!(
+        md.contains("\n## Suggested changes\n\n```ini\n[mysqld]\n# MT102 "),
+        "{md}"
+    );
     assert!(md.contains("max_connections = 115\n```\n"), "{md}");
 }
 
@@ -154,9 +219,24 @@ fn drift_against_a_snapshot() {
          max_connections = 1\n",
     );
     let cfg = cnf.display().to_string();
-    let v = json(&["check", "--snapshot", &snapshot(MYSQL80), "--config", &cfg, "--format", "json", "--only", "config"]);
+    let v = json(&[
+        "check",
+        "--snapshot",
+        &snapshot(MYSQL80),
+        "--config",
+        &cfg,
+        "--format",
+        "json",
+        "--only",
+        "config",
+    ]);
     let by_code = |code: &str| -> Vec<&Value> {
-        v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == code).collect()
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == code)
+            .collect()
     };
     // Dynamic and no way to tell the file is newer: changed online.
     let mt011 = by_code("MT011");
@@ -180,10 +260,21 @@ fn drift_against_a_snapshot() {
 #[test]
 fn unknown_option_without_loose_is_crit() {
     let dir = tempfile::tempdir().unwrap();
-    let cnf = write(dir.path(), "my.cnf", "[mysqld]\ninnodb_bufer_pool_size = 1G\n");
+    let cnf = write(
+        dir.path(),
+        "my.cnf",
+        "[mysqld]\ninnodb_bufer_pool_size = 1G\n",
+    );
     let v = json(&[
-        "check", "--snapshot", &snapshot(MYSQL80), "--config", &cnf.display().to_string(),
-        "--format", "json", "--only", "MT013",
+        "check",
+        "--snapshot",
+        &snapshot(MYSQL80),
+        "--config",
+        &cnf.display().to_string(),
+        "--format",
+        "json",
+        "--only",
+        "MT013",
     ]);
     assert_eq!(v["findings"][0]["severity"], "crit", "{v:#}");
 }
@@ -196,9 +287,25 @@ fn snapshot_errors_exit_2() {
     let o = mytune(&["check", "--snapshot", "/nonexistent.json"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.json"));
-    let o = mytune(&["check", "--snapshot", &snapshot(MYSQL80), "--interval", "1s"]);
-    assert_eq!(o.status.code(), Some(2), "--snapshot and --interval conflict");
-    let o = mytune(&["check", "--snapshot", &snapshot(MYSQL80), "--config", "/nonexistent.cnf"]);
+    let o = mytune(&[
+        "check",
+        "--snapshot",
+        &snapshot(MYSQL80),
+        "--interval",
+        "1s",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "--snapshot and --interval conflict"
+    );
+    let o = mytune(&[
+        "check",
+        "--snapshot",
+        &snapshot(MYSQL80),
+        "--config",
+        "/nonexistent.cnf",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent.cnf"));
 }
@@ -211,7 +318,14 @@ fn lint_json_follows_the_same_schema() {
         "my.cnf",
         "[mysqld]\nquery_cache_size = 8M\nmax_connections = 10\nmax_connections = 20\nloose-innodb_bufer_pool_size = 1G\n",
     );
-    let v = json(&["lint", "--format", "json", "--target", "mysql-8.0", &cnf.display().to_string()]);
+    let v = json(&[
+        "lint",
+        "--format",
+        "json",
+        "--target",
+        "mysql-8.0",
+        &cnf.display().to_string(),
+    ]);
     assert_eq!(v["command"], "lint");
     assert!(!v["findings"].as_array().unwrap().is_empty());
 }

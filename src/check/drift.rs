@@ -129,7 +129,10 @@ fn unknown(opt: &ConfigOption, in_catalog: bool) -> Finding {
     let mut f = finding(
         &UNKNOWN_TO_SERVER,
         severity,
-        format!("{} = {} in the option file: {why}; {tail}", opt.name, opt.value),
+        format!(
+            "{} = {} in the option file: {why}; {tail}",
+            opt.name, opt.value
+        ),
         opt,
     );
     f.current = None;
@@ -331,30 +334,58 @@ mod tests {
 
     #[test]
     fn sizes_compare_as_bytes_with_block_rounding_and_clamping() {
-        assert_eq!(same_value(Some(&size()), "32M", "33554432", None), Some(true));
+        assert_eq!(
+            same_value(Some(&size()), "32M", "33554432", None),
+            Some(true)
+        );
         assert_eq!(same_value(Some(&size()), "1000", "1024", None), Some(true));
         assert_eq!(same_value(Some(&size()), "2049", "2048", None), Some(true));
-        assert_eq!(same_value(Some(&size()), "64M", "33554432", None), Some(false));
+        assert_eq!(
+            same_value(Some(&size()), "64M", "33554432", None),
+            Some(false)
+        );
         assert_eq!(same_value(Some(&size()), "lots", "33554432", None), None);
     }
 
     #[test]
     fn booleans_enums_sets_and_paths() {
-        assert_eq!(same_value(Some(&VarKind::Bool), "1", "ON", None), Some(true));
-        assert_eq!(same_value(Some(&VarKind::Bool), "OFF", "ON", None), Some(false));
-        assert_eq!(same_value(Some(&VarKind::Bool), "mysql-bin", "ON", None), None);
-        let e = VarKind::Enum {
-            values: vec!["O_DIRECT".into(), "fsync".into()],
-        };
-        assert_eq!(same_value(Some(&e), "o_direct", "O_DIRECT", None), Some(true));
-        assert_eq!(same_value(Some(&e), "1", "fsync", None), Some(true));
-        let s = VarKind::Set { values: vec![] };
         assert_eq!(
-            same_value(Some(&s), "STRICT_TRANS_TABLES,NO_ZERO_DATE", "NO_ZERO_DATE,STRICT_TRANS_TABLES", None),
+            same_value(Some(&VarKind::Bool), "1", "ON", None),
             Some(true)
         );
         assert_eq!(
-            same_value(Some(&VarKind::Path), "error.log", "/var/lib/mysql/error.log", Some("/var/lib/mysql/")),
+            same_value(Some(&VarKind::Bool), "OFF", "ON", None),
+            Some(false)
+        );
+        assert_eq!(
+            same_value(Some(&VarKind::Bool), "mysql-bin", "ON", None),
+            None
+        );
+        let e = VarKind::Enum {
+            values: vec!["O_DIRECT".into(), "fsync".into()],
+        };
+        assert_eq!(
+            same_value(Some(&e), "o_direct", "O_DIRECT", None),
+            Some(true)
+        );
+        assert_eq!(same_value(Some(&e), "1", "fsync", None), Some(true));
+        let s = VarKind::Set { values: vec![] };
+        assert_eq!(
+            same_value(
+                Some(&s),
+                "STRICT_TRANS_TABLES,NO_ZERO_DATE",
+                "NO_ZERO_DATE,STRICT_TRANS_TABLES",
+                None
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            same_value(
+                Some(&VarKind::Path),
+                "error.log",
+                "/var/lib/mysql/error.log",
+                Some("/var/lib/mysql/")
+            ),
             Some(true)
         );
         assert_eq!(

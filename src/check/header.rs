@@ -66,12 +66,12 @@ impl Header {
         let interval_secs = server.sample.as_ref().map(|s| s.interval_secs);
         let mut note = if representative {
             format!(
-                "up {}: status counters cover at least a day of work",
+                "{}: status counters cover at least a day of work",
                 duration(server.uptime_secs)
             )
         } else {
             format!(
-                "up only {}: status counters may not show the real workload; counter-based findings have low confidence",
+                "{}, less than a day: status counters may not show the real workload; counter-based findings have low confidence",
                 duration(server.uptime_secs)
             )
         };
@@ -111,7 +111,12 @@ impl Header {
 
 /// `3d 4h`, `2h 5m`, `42s`.
 pub fn duration(secs: u64) -> String {
-    let (d, h, m, s) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
+    let (d, h, m, s) = (
+        secs / 86_400,
+        secs % 86_400 / 3600,
+        secs % 3600 / 60,
+        secs % 60,
+    );
     if d > 0 {
         format!("{d}d {h}h")
     } else if h > 0 {

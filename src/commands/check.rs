@@ -85,7 +85,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let selection = Selection::new(&args.only, &args.skip);
     let unknown = selection.unknown_keys(&|k| {
         rules.get(k).is_some()
-            || mytune::rules::Family::ALL.iter().any(|f| f.as_str().eq_ignore_ascii_case(k))
+            || mytune::rules::Family::ALL
+                .iter()
+                .any(|f| f.as_str().eq_ignore_ascii_case(k))
             || k.eq_ignore_ascii_case("config")
             || drift::ALL
                 .iter()
@@ -102,7 +104,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let facts = Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let facts =
+                Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             (facts, format!("snapshot {}", path.display()), false)
         }
         None => {
@@ -120,9 +123,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         facts.config = Some(load_config(&args.config, &target)?);
     }
 
-    let known = |name: &str| {
-        catalog.is_none_or(|c| c.get(name).is_some_and(|v| !v.status.is_removed()))
-    };
+    let known =
+        |name: &str| catalog.is_none_or(|c| c.get(name).is_some_and(|v| !v.status.is_removed()));
     let profile = Profile::default();
     let evaluation = rules.evaluate(&EvalInput::new(&facts, &profile).with_known_variables(&known));
 

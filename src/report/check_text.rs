@@ -40,7 +40,11 @@ pub fn render(report: &CheckReport, style: Style) -> String {
         let _ = writeln!(
             out,
             "\n{} ({})",
-            paint(&severity.to_string().to_uppercase(), severity_color(severity), style),
+            paint(
+                &severity.to_string().to_uppercase(),
+                severity_color(severity),
+                style
+            ),
             rows.len()
         );
         let _ = writeln!(out, "{}", table(&rows, style));
@@ -76,7 +80,12 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
     );
     match &h.memory {
         Some(m) => {
-            let _ = writeln!(out, "  memory  {} ({})", units::human_size(m.value), m.source);
+            let _ = writeln!(
+                out,
+                "  memory  {} ({})",
+                units::human_size(m.value),
+                m.source
+            );
         }
         None => {
             let _ = writeln!(out, "  memory  unknown (no host facts)");
@@ -123,7 +132,9 @@ fn table(rows: &[&Finding], style: Style) -> Table {
         };
         let mut code = Cell::new(&f.code);
         if style.color {
-            code = code.fg(severity_color(f.severity)).add_attribute(Attribute::Bold);
+            code = code
+                .fg(severity_color(f.severity))
+                .add_attribute(Attribute::Bold);
         }
         t.add_row(vec![
             Cell::new(family_cell),

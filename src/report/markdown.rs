@@ -11,7 +11,11 @@ use crate::units;
 
 pub fn render(r: &CheckReport) -> String {
     let h = &r.header;
-    let mut out = format!("# mytune check: {} {}\n\n", flavor_name(h.flavor), h.version);
+    let mut out = format!(
+        "# mytune check: {} {}\n\n",
+        flavor_name(h.flavor),
+        h.version
+    );
     out.push_str("| | |\n|---|---|\n");
     let _ = writeln!(out, "| Server | {} |", cell(&h.version_string));
     let _ = writeln!(out, "| Source | {} |", cell(&h.source));
@@ -28,17 +32,30 @@ pub fn render(r: &CheckReport) -> String {
     }
     let _ = writeln!(out, "| Uptime | {} |", cell(&h.counters.note));
     if !h.config_files.is_empty() {
-        let _ = writeln!(out, "| Option files | {} |", cell(&h.config_files.join(", ")));
+        let _ = writeln!(
+            out,
+            "| Option files | {} |",
+            cell(&h.config_files.join(", "))
+        );
     }
     for s in &h.skipped {
         let _ = writeln!(out, "| Skipped | {}: {} |", cell(&s.what), cell(&s.reason));
     }
     for severity in [Severity::Crit, Severity::Warn, Severity::Info] {
-        let rows: Vec<_> = r.findings.iter().filter(|f| f.severity == severity).collect();
+        let rows: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .collect();
         if rows.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "\n## {} ({})\n", severity.to_string().to_uppercase(), rows.len());
+        let _ = writeln!(
+            out,
+            "\n## {} ({})\n",
+            severity.to_string().to_uppercase(),
+            rows.len()
+        );
         out.push_str("| Code | Family | Variable | Current → recommended | Why |\n");
         out.push_str("|---|---|---|---|---|\n");
         for f in rows {
