@@ -356,7 +356,7 @@ fn mt113_redo_log_small_before_mysql_8030() {
         "innodb_log_file_size",
         "48M",
         Some("1856M"),
-        "the redo log holds 96M (innodb_log_file_size 48M x 2 files)",
+        "the redo log holds 96M (2 x innodb_log_file_size 48M)",
     );
     assert!(
         !fired(&evaluate(TUNED), "MT113"),
