@@ -834,3 +834,30 @@ fn no_snapshot_gets_opposite_advice_for_one_variable() {
     }
     assert!(seen >= 10, "{seen} evaluations");
 }
+
+#[test]
+fn redo_target_is_capped_by_the_buffer_pool() {
+    // A write burst right after start (375M in 62 s, like the MySQL 8.0.32
+    // mysqltuner dump) would ask for 21G of redo; without host facts the
+    // pool is the 128M it is, which caps the target, so 100M is enough.
+    let mut facts = snapshot(BIG_80);
+    facts.host = None;
+    let s = server(&mut facts);
+    s.sample = None;
+    s.uptime_secs = 62;
+    s.status
+        .insert("innodb_os_log_written".into(), "375138816".into());
+    set_var(&mut facts, "innodb_buffer_pool_size", "134217728");
+    let ev = run(&facts, &Profile::default());
+    assert!(!fired(&ev, "MT114"), "{:#?}", ev.findings);
+    set_var(&mut facts, "innodb_redo_log_capacity", "8388608");
+    let ev = run(&facts, &Profile::default());
+    check(
+        &ev,
+        "MT114",
+        "innodb_redo_log_capacity",
+        "8M",
+        Some("128M"),
+        "the larger of a quarter of a 128M buffer pool",
+    );
+}
