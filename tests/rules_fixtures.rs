@@ -147,11 +147,7 @@ fn mt301_max_connections_exceed_memory() {
     // 32K + 16K) = 477.1
     assert_eq!(f.recommended.as_deref(), Some("477"));
     assert_eq!(f.current.as_deref(), Some("2000"));
-    assert!(
-        f.message.contains("allow 477 connections"),
-        "{}",
-        f.message
-    );
+    assert!(f.message.contains("allow 477 connections"), "{}", f.message);
     assert!(findings(&evaluate(DEFAULTS_57), "MT301").is_empty());
     assert!(findings(&evaluate(TUNED), "MT301").is_empty());
 }
