@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use mytune::facts::host::{Cpu, HostFacts, Memory};
+use mytune::facts::host::{Cpu, HostFacts, Limit, Memory, ProcessLimits};
 use mytune::facts::{Facts, ServerFacts};
 use mytune::rules::{EvalInput, Profile, RuleSet};
 use mytune::target::{Flavor, Version};
@@ -106,6 +106,14 @@ fn default_mariadb_on_a_described_host() {
             effective_source: "--cpus".into(),
         },
         sysctl: [("net.core.somaxconn".to_string(), "4096".to_string())].into(),
+        // Debian's mariadb.service sets LimitNOFILE=32768.
+        server_process: Some(ProcessLimits {
+            pid: 1,
+            name: "mariadbd".into(),
+            nofile_soft: Some(Limit::Value(32768)),
+            nofile_hard: Some(Limit::Value(32768)),
+            ..ProcessLimits::default()
+        }),
         ..HostFacts::default()
     });
     let profile = Profile::default();
