@@ -22,7 +22,7 @@ use mytune::facts::host::{Cpu, HostFacts, HostSource, Memory};
 use mytune::rules::{
     Confidence, Durability, EvalInput, Evaluation, Finding, Profile, RuleSet, Severity, Workload,
 };
-use mytune::target::Target;
+use mytune::target::{Flavor, Target};
 
 const SEED000: &str = "conmem-seed000-mysql80-24g-8cpu.json";
 const BUSY: &str = "conmem-busy-mariadb1011-32g-16cpu.json";
@@ -563,6 +563,109 @@ fn no_snapshot_gets_contradictory_recommendations() {
                 }
                 assert_eq!(&ev.recommendations[var].value, rec, "{name} {var}");
             }
+        }
+    }
+}
+
+// ---- real MySQLTuner dumps (../shared/fixtures/dumps) --------------------
+
+fn shared() -> Option<std::path::PathBuf> {
+    let primary = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
+    if primary.is_dir() {
+        return Some(primary.to_path_buf());
+    }
+    let fallback = Path::new("/work/shared");
+    fallback.is_dir().then(|| fallback.to_path_buf())
+}
+
+/// Server facts from a MySQLTuner `result.json` ("Variables" and "Status").
+fn mysqltuner_facts(path: &Path, target: Target) -> Facts {
+    let text = std::fs::read_to_string(path).expect("dump readable");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("dump is JSON");
+    let map = |key: &str| -> BTreeMap<String, String> {
+        json[key]
+            .as_object()
+            .expect("a map")
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.to_ascii_lowercase(), v)
+            })
+            .collect()
+    };
+    let variables = map("Variables");
+    let status = map("Status");
+    let server = serde_json::json!({
+        "version_string": variables["version"],
+        "flavor": target.flavor,
+        "version": target.version,
+        "uptime_secs": status["uptime"].parse::<u64>().unwrap(),
+        "is_local": true,
+        "variables": variables,
+        "status": status,
+    });
+    let mut facts = snapshot(TUNED);
+    facts.server = Some(serde_json::from_value(server).expect("server facts"));
+    facts
+}
+
+/// On real MySQL 5.7 / 8.0 and MariaDB dumps (on TUNED's 64G host), the
+/// connection and memory rules never recommend a variable that the version
+/// lacks, and their findings agree with each other.
+#[test]
+fn real_dumps_get_version_valid_advice() {
+    let Some(root) = shared() else {
+        eprintln!("skipping: ../shared (real fixtures) is not present");
+        return;
+    };
+    let dumps = root.join("fixtures/dumps");
+    let cases = [
+        (
+            "mysql-8.0.32__major_MySQLTuner-perl__examples__github__result__mysql__8__result.json",
+            "mysql-8.0.32",
+        ),
+        (
+            "mysql-5.7.41__major_MySQLTuner-perl__examples__github__result__mysql__5.7__result.json",
+            "mysql-5.7.41",
+        ),
+        (
+            "mariadb-10.9.5__major_MySQLTuner-perl__examples__github__result__mariadb__10.9__result.json",
+            "mariadb-10.11.9",
+        ),
+    ];
+    for (file, target) in cases {
+        let target: Target = target.parse().unwrap();
+        let catalog = Catalog::for_target(&target).expect("catalog");
+        let facts = mysqltuner_facts(&dumps.join(file), target);
+        let ev = eval_facts(&facts, &Profile::default());
+        let ours: Vec<&Finding> = ev
+            .findings
+            .iter()
+            .filter(|f| f.code.starts_with("MT2") || f.code.starts_with("MT3"))
+            .collect();
+        for f in &ours {
+            if let Some(var) = &f.variable {
+                let info = catalog
+                    .get(var)
+                    .unwrap_or_else(|| panic!("{file}: {} names unknown {var}", f.code));
+                assert!(
+                    !matches!(info.status_at(target.version), VarStatus::Removed { .. }),
+                    "{file}: {} recommends removed {var}",
+                    f.code
+                );
+            }
+        }
+        // A default server with 151 connections on 64G: nothing about memory
+        // or connection limits; name resolution is on and it listens on `*`.
+        let codes: Vec<&str> = ours.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["MT208"], "{file}: {ours:#?}");
+        // The host's 32768 process limit is enough for 151 connections.
+        assert!(not_applicable(&ev, "MT210").is_empty());
+        if target.flavor == Flavor::Mysql {
+            assert_eq!(not_applicable(&ev, "MT209").len(), 1, "{file}");
         }
     }
 }
