@@ -121,11 +121,22 @@ fn mt201_back_log_capped_by_somaxconn() {
 fn mt202_connections_near_limit() {
     let ev = evaluate(BUSY);
     let f = one(&ev, "MT202", "max_connections");
-    // 1100 of 1200 used: 1.25 x 1100 = 1375, well inside what 32G can hold.
+    // 1100 of 1200 used: 1.25 x 1200 = 1500, well inside what 32G can hold
+    // (about 2257 connections of 2.96M fit beside the 22.3G of global buffers).
     assert_eq!(f.current.as_deref(), Some("1200"));
-    assert_eq!(f.recommended.as_deref(), Some("1375"));
+    assert_eq!(f.recommended.as_deref(), Some("1500"));
     assert_contains(&f.message, "Max_used_connections = 1100 reached 92%");
     assert_eq!(ev.recommendations["max_connections"].code, "MT202");
+    assert_eq!(f.confidence, Confidence::Medium);
+    // Capped by memory: in a 29.5G cgroup, (90% x 29.5G - 22816M of global
+    // buffers) / 2.96M per connection = 1478.
+    let mut facts = snapshot(BUSY);
+    let host = facts.host.as_mut().unwrap();
+    host.memory.cgroup_limit_bytes = Some(59 * G / 2);
+    host.memory.effective_bytes = 59 * G / 2;
+    let ev = eval_facts(&facts, &Profile::default());
+    let f = one(&ev, "MT202", "max_connections");
+    assert_eq!(f.recommended.as_deref(), Some("1478"));
     silent_on_tuned("MT202");
     // Near the limit but no memory for more: silent (MT301 speaks instead).
     let ev = evaluate_with(SEED000, &[], &[("max_used_connections", "4900")]);
@@ -335,6 +346,11 @@ fn mt301_recommends_what_fits_with_the_planned_buffers() {
         Some("850")
     );
     assert!(findings(&evaluate(BUSY), "MT301").is_empty());
+    // A configuration judgement: a 2-hour uptime does not lower its confidence.
+    let ev = evaluate("mysql80-overcommitted-8g-4cpu.json");
+    let f = one(&ev, "MT301", "max_connections");
+    assert_eq!(f.confidence, Confidence::Medium);
+    assert!(!f.message.contains("confidence lowered"), "{}", f.message);
 }
 
 #[test]
