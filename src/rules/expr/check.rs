@@ -19,6 +19,8 @@ pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
     ("numa_nodes", Type::Num, &[]),
     ("thp", Type::Str, &["always", "madvise", "never"]),
     ("kernel", Type::Str, &[]),
+    ("server_nofile", Type::Num, &[]),
+    ("server_nofile_hard", Type::Num, &[]),
 ];
 pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
