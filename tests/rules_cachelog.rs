@@ -564,6 +564,28 @@ fn mt905_mt906_isolation_levels() {
     silent(&run(&with_var(BUSY, "binlog_format", "ROW")), "MT906");
 }
 
+#[test]
+fn mt907_tx_isolation_in_option_file_before_8_0() {
+    let mut facts = snapshot(BUSY);
+    let target = Target::new(Flavor::Mysql, Version::new(5, 7, 41));
+    let loaded = cnf::load_str(
+        "[mysqld]\ntx-isolation = READ-COMMITTED\n",
+        Path::new("/etc/my.cnf"),
+    );
+    facts.config = Some(loaded.effective(&cnf::server_groups(&target)));
+    let f = fires(&run(&facts), "MT907");
+    assert_eq!(f.variable.as_deref(), Some("tx_isolation"));
+    check(
+        &f,
+        "READ-COMMITTED",
+        None,
+        "write transaction_isolation = READ-COMMITTED instead",
+    );
+    assert_eq!(f.location.unwrap().to_string(), "/etc/my.cnf:2:1");
+    silent(&evaluate(BUSY), "MT907");
+    assert!(reasons(&evaluate(SEED), "MT907")[0].starts_with("applies to"));
+}
+
 // ---- across rules -------------------------------------------------------
 
 #[test]
