@@ -586,6 +586,40 @@ fn mt907_tx_isolation_in_option_file_before_8_0() {
     assert!(reasons(&evaluate(SEED), "MT907")[0].starts_with("applies to"));
 }
 
+/// `engine_tables()` / `engine_bytes()`: engine names in any case, `"*"` for
+/// all engines, 0 for an engine without tables, missing without a summary.
+#[test]
+fn engine_functions_read_the_data_size_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = r#"
+[[rule]]
+code = "MT999"
+name = "engine-figures"
+family = "compat"
+severity = "info"
+when = 'engine_tables("myisam") == 40 && engine_tables("*") == 1540 && engine_tables("Aria") == 0 && engine_bytes("INNODB") == 10G'
+message = '{engine_bytes("*"):size} in {engine_tables("*")} tables'
+rationale = "test"
+[[rule.sources]]
+title = "test"
+"#;
+    std::fs::write(dir.path().join("t.toml"), rule).unwrap();
+    let set = RuleSet::load(Some(dir.path())).unwrap();
+    let profile = Profile::default();
+    let facts = snapshot(BUSY);
+    let ev = set.evaluate(&EvalInput::new(&facts, &profile));
+    let f = fires(&ev, "MT999");
+    assert_eq!(f.message, "14G in 1540 tables");
+
+    let mut facts = snapshot(BUSY);
+    server(&mut facts).data_size = None;
+    let ev = set.evaluate(&EvalInput::new(&facts, &profile));
+    assert_eq!(
+        reasons(&ev, "MT999"),
+        ["needs engine_tables(\"myisam\") (the data size was not collected)"]
+    );
+}
+
 // ---- across rules -------------------------------------------------------
 
 #[test]
