@@ -263,6 +263,13 @@ fn poor_config_reports_memory_overcommit() {
 
     let out = stdout(&check(&server, &[]));
     assert!(out.contains(&format!("max_connections = {rec}\n")), "{out}");
+
+    // --interval: two status samples, rates over the interval.
+    let v = json_of(&check(&server, &["--format", "json", "--interval", "1s"]));
+    let secs = v["server"]["counters"]["interval_secs"].as_f64().unwrap();
+    assert!((0.9..2.0).contains(&secs), "{secs}");
+    let out = stdout(&check(&server, &["--interval", "1s"]));
+    assert!(out.contains("; rates measured over 1s"), "{out}");
     assert!(out.contains(&format!("{running} → {rec}")), "{out}");
 }
 
