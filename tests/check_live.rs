@@ -186,7 +186,10 @@ fn defaults_buffer_pool_and_redo_advice() {
         .trim()
         .parse()
         .unwrap();
-    let v = json_of(&check(&server, &["--format", "json"]));
+    // MT113 reads the redo write rate, which needs an uptime of at least a
+    // second (or an --interval sample).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let v = json_of(&check(&server, &["--format", "json", "-v"]));
     let memory = v["host"]["memory"]["value"].as_u64().unwrap();
     let f = finding(&v, "MT101").expect("MT101");
     let rec = parse_size(f["recommended"].as_str().unwrap());

@@ -123,8 +123,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         facts.config = Some(load_config(&args.config, &target)?);
     }
 
-    let known =
-        |name: &str| catalog.is_none_or(|c| c.get(name).is_some_and(|v| !v.status.is_removed()));
+    // A variable the target has: in its catalog and not removed as of its
+    // version (no catalog for the target: assume yes).
+    let known = |name: &str| {
+        catalog.is_none_or(|c| {
+            c.get(name)
+                .is_some_and(|v| !v.status_at(target.version).is_removed())
+        })
+    };
     let profile = Profile::default();
     let evaluation = rules.evaluate(&EvalInput::new(&facts, &profile).with_known_variables(&known));
 
