@@ -95,10 +95,11 @@ pub enum Func {
     Sysctl,
     Num,
     Bool,
+    Field,
 }
 
 impl Func {
-    pub const ALL: [Func; 15] = [
+    pub const ALL: [Func; 16] = [
         Func::Min,
         Func::Max,
         Func::Clamp,
@@ -114,6 +115,7 @@ impl Func {
         Func::Sysctl,
         Func::Num,
         Func::Bool,
+        Func::Field,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -133,6 +135,7 @@ impl Func {
             Func::Sysctl => "sysctl",
             Func::Num => "num",
             Func::Bool => "bool",
+            Func::Field => "field",
         }
     }
 
