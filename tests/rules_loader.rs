@@ -47,12 +47,12 @@ fn error(files: &[(&str, &str)]) -> String {
 fn builtin_catalog_loads_without_conflicts() {
     let set = RuleSet::builtin().expect("built-in rules load");
     let codes: Vec<&str> = set.rules().iter().map(|r| r.code.as_str()).collect();
-    assert_eq!(
-        codes,
-        [
-            "MT101", "MT102", "MT103", "MT301", "MT401", "MT402", "MT403"
-        ]
-    );
+    // Families are written in parallel: check order and a few anchors rather
+    // than the whole list.
+    assert!(codes.windows(2).all(|w| w[0] < w[1]), "{codes:?}");
+    for code in ["MT101", "MT301", "MT401", "MT701", "MT801"] {
+        assert!(codes.contains(&code), "{code} missing: {codes:?}");
+    }
     for r in set.rules() {
         assert!(!r.sources.is_empty(), "{} has sources", r.code);
         assert!(
@@ -60,9 +60,10 @@ fn builtin_catalog_loads_without_conflicts() {
             "{} links a manual page",
             r.code
         );
+        // Items the issue adds beyond the seeds (THP, local_infile, …) say so.
         assert!(
-            r.sources.iter().any(|s| s.seed.is_some()),
-            "{} cites a seed",
+            r.sources.iter().any(|s| s.seed.is_some()) || r.rationale.contains("None of the seeds"),
+            "{} cites a seed or says that none covers it",
             r.code
         );
         assert!(r.origin.file.starts_with("rules"), "{}", r.origin);
@@ -79,12 +80,13 @@ fn user_rules_add_and_override_by_code() {
         "var.thread_cache_size < 4",
         "",
     );
+    let builtin = RuleSet::builtin().unwrap().rules().len();
     let (_dir, set) = load(&[("a.toml", &extra), ("b.toml", &over)]);
     let set = set.unwrap();
     assert_eq!(set.get("MT999").unwrap().name, "my-own-check");
     assert_eq!(set.get("mt402").unwrap().name, "thread-cache-replaced");
     assert!(set.get("MT402").unwrap().recommend.is_empty());
-    assert_eq!(set.rules().len(), 8);
+    assert_eq!(set.rules().len(), builtin + 1);
 }
 
 #[test]
