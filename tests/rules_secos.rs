@@ -5,7 +5,11 @@
 //! (`sysctl:`/`limit:`/`host:`), `sysctl(name, default)`, `field()` and the
 //! `server.*_accounts` facts.
 
+#[path = "support/mariadb.rs"]
+mod mariadb;
+
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use mytune::facts::Facts;
 use mytune::facts::server::Account;
@@ -825,4 +829,102 @@ fn account_lists_render_like_show_grants() {
     }];
     let ev = eval_with(&facts, &Profile::default());
     assert!(only(&ev, "MT704").message.contains(": 'app'@'%';"));
+}
+
+// ---- from option-file text ---------------------------------------------
+
+/// Effective options of `text` for a `[mysqld]` reader, as `lint` sees them.
+fn from_cnf(text: &str) -> Facts {
+    let files = mytune::cnf::load_str(text, Path::new("/etc/my.cnf"));
+    Facts {
+        config: Some(files.effective(&["mysqld".to_string(), "server".to_string()])),
+        ..Facts::default()
+    }
+}
+
+#[test]
+fn seed_002_option_file_text_end_to_end() {
+    // Seed 002 §1 step 5, as written (without the Chinese annotations).
+    let facts = from_cnf(
+        "[mysqld]\ndatadir=/data/mysql\nsocket=/data/mysql/mysql.sock\n\
+         # Disabling symbolic-links is recommended to prevent assorted security risks\n\
+         symbolic-links=0\nskip_grant_tables\nlog-error=/var/log/mysqld.log\n",
+    );
+    let ev = eval_with(&facts, &Profile::default());
+    let f = only(&ev, "MT706");
+    assert_eq!(f.current.as_deref(), Some("ON"));
+    assert_eq!(f.location.as_ref().unwrap().to_string(), "/etc/my.cnf:6:1");
+    assert!(findings(&ev, "MT709").is_empty());
+}
+
+#[test]
+fn seed_003_option_file_text_end_to_end() {
+    let facts = from_cnf("[mysqld]\nssl=0\nskip-log-bin\nsymbolic-links=0\nback_log=3500\n");
+    let target: Target = "percona-8.0".parse().unwrap();
+    let ev = rules().evaluate(&EvalInput::new(&facts, &Profile::default()).with_target(target));
+    let f = only(&ev, "MT707");
+    assert_eq!(f.current.as_deref(), Some("0"));
+    assert_eq!(f.location.as_ref().unwrap().to_string(), "/etc/my.cnf:2:1");
+    assert!(f.message.contains("ssl = 0"), "{}", f.message);
+    assert!(findings(&ev, "MT709").is_empty());
+}
+
+// ---- live ----------------------------------------------------------------
+
+/// Acceptance: a MariaDB fresh from `mariadb-install-db` (throw-away server,
+/// read-only collection over its socket) has anonymous accounts, and the
+/// rules say so from the real account audit.
+#[test]
+fn live_fresh_mariadb_reports_its_anonymous_accounts() {
+    let Some(server) = mariadb::TestServer::start("") else {
+        return;
+    };
+    let cfg = mytune::collect::ConnectionConfig {
+        host: None,
+        port: 3306,
+        socket: Some(server.socket.clone()),
+        user: "root".into(),
+        password: None,
+        ssl_mode: Default::default(),
+        ssl_ca: None,
+        connect_timeout: Duration::from_secs(10),
+        read_timeout: Duration::from_secs(30),
+        files_read: Vec::new(),
+    };
+    let facts = mytune::collect::collect(
+        &cfg,
+        &mytune::collect::ServerOptions::default(),
+        &mytune::collect::HostMode::default(),
+        &mut |_, _| {},
+    )
+    .expect("collection works");
+    let ev = eval_with(&facts, &Profile::default());
+    // This host's own OS facts: shown, not judged (they vary by machine).
+    for f in ev.findings.iter().filter(|f| f.code.starts_with("MT8")) {
+        eprintln!("{} {:?}: {}", f.code, f.variable, f.message);
+    }
+    for n in ev
+        .not_applicable
+        .iter()
+        .filter(|n| n.code.starts_with("MT8"))
+    {
+        eprintln!("{} not applicable: {}", n.code, n.reason);
+    }
+    let f = only(&ev, "MT701");
+    assert!(
+        f.message.contains("''@'localhost'"),
+        "{}: {:#?}",
+        f.message,
+        facts.server.as_ref().and_then(|s| s.accounts.as_ref())
+    );
+    // root@localhost has an empty password with
+    // --auth-root-authentication-method=normal.
+    assert!(only(&ev, "MT702").message.contains("'root'@'localhost'"));
+    assert_eq!(
+        one(&ev, "MT708", "local_infile").recommended.as_deref(),
+        Some("OFF")
+    );
+    // Listening on 127.0.0.1 only: no TLS finding; grant tables in use.
+    assert_silent(&ev, "MT707");
+    assert_silent(&ev, "MT705");
 }
