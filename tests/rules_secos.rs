@@ -268,9 +268,19 @@ fn mt707_no_tls_on_a_networked_server() {
         f.message
     );
 
+    assert!(
+        f.message.contains("clear text; configure ssl_cert"),
+        "{}",
+        f.message
+    );
     // Seed 003: ssl=0 in the option file, pointed at.
     let ev = evaluate(SEED003);
     let f = only(&ev, "MT707");
+    assert!(
+        f.message.contains("remove ssl=0 and configure"),
+        "{}",
+        f.message
+    );
     assert_eq!(f.current.as_deref(), Some("0"));
     assert_eq!(
         f.location.as_ref().unwrap().to_string(),
