@@ -5,8 +5,21 @@
 //! this module only puts the two side by side and turns every disagreement
 //! into a [`Finding`] with the file and line to fix. The structural checks
 //! (MT0xx) are listed in [`checks`].
+//!
+//! A whole run ([`run::lint_files`]) adds the rule catalog: `mytune.toml`
+//! ([`config`]) describes the host, sysctl and limits files ([`system`])
+//! become host facts, inline comments ([`suppress`]) silence findings.
 
 pub mod checks;
+pub mod config;
+pub mod limits_file;
+pub mod run;
+pub mod suppress;
+pub mod sysctl_file;
+pub mod system;
+pub mod walk;
+
+pub use run::{LintOptions, LintOutcome, lint_files};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -367,7 +380,7 @@ fn nearest_server_group<'a>(group: &str, server_groups: &'a [String]) -> Option<
         .map(|(_, g)| g.as_str())
 }
 
-fn finding(
+pub(crate) fn finding(
     check: &Check,
     severity: Severity,
     message: String,
