@@ -173,4 +173,31 @@ impl Check {
     pub fn confidence(&self) -> Confidence {
         Confidence::High
     }
+
+    /// `mytune explain MT00x`, in the layout of a rule's explanation.
+    pub fn explain(&self) -> String {
+        let mut s = format!(
+            "{} {}\nfamily: config (built into lint) · severity: {}\n\n{}.\n\n{}\n",
+            self.code, self.name, self.severity, self.summary, self.rationale
+        );
+        if !self.sources.is_empty() {
+            s.push_str("\nsources:\n");
+            for u in self.sources {
+                s.push_str(&format!("  - {u}\n"));
+            }
+        }
+        s
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "code": self.code,
+            "name": self.name,
+            "family": "config",
+            "severity": self.severity,
+            "summary": self.summary,
+            "rationale": self.rationale,
+            "sources": self.sources,
+        })
+    }
 }

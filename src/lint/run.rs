@@ -183,17 +183,19 @@ fn lint_group(
     };
     let profile = cfg.map(|c| c.profile.clone()).unwrap_or_default();
 
-    let mut findings: Vec<Finding> = sys
+    // Each finding with the file whose evaluation produced it.
+    let mut findings: Vec<(Finding, Option<PathBuf>)> = sys
         .errors
         .iter()
         .map(|e| {
-            finding(
+            let f = finding(
                 &checks::SYSTEM_FILE_SYNTAX,
                 checks::SYSTEM_FILE_SYNTAX.severity,
                 e.message.clone(),
                 Some(e.location.clone()),
                 None,
-            )
+            );
+            (f, None)
         })
         .collect();
 
@@ -249,7 +251,10 @@ fn lint_group(
     let server_groups = cnf::server_groups(&target);
     let per_file = parallel_map(&option_files, |input| {
         let loaded = cnf::load_str(&input.text, &input.path);
-        let mut found = lint_loaded(&loaded, &target, catalog);
+        let mut found: Vec<(Finding, Option<PathBuf>)> = lint_loaded(&loaded, &target, catalog)
+            .into_iter()
+            .map(|f| (f, Some(input.path.clone())))
+            .collect();
         let config = loaded.effective(&server_groups);
         if config.options.is_empty() {
             return (found, Vec::new(), Some(input.path.clone()));
@@ -262,7 +267,7 @@ fn lint_group(
         let eval = evaluate(&facts);
         for mut f in eval.findings {
             place(&mut f, Some(&input.path));
-            found.push(f);
+            found.push((f, Some(input.path.clone())));
         }
         let na = eval
             .not_applicable
@@ -293,7 +298,7 @@ fn lint_group(
         let eval = evaluate(&facts);
         for mut f in eval.findings {
             if place(&mut f, None) {
-                findings.push(f);
+                findings.push((f, None));
             }
         }
         na.extend(eval.not_applicable.into_iter().map(|n| NotApplicable {
@@ -301,9 +306,22 @@ fn lint_group(
             reason: n.reason,
         }));
     }
+    // Per-path ignores count for the file a finding is located in and the
+    // option file whose evaluation produced it.
+    if let Some(c) = cfg {
+        findings.retain(|(f, origin)| {
+            let at = f
+                .location
+                .as_ref()
+                .is_some_and(|l| c.ignores(&f.code, &l.file));
+            let from = origin.as_deref().is_some_and(|o| c.ignores(&f.code, o));
+            !(at || from)
+        });
+    }
+    let mut findings: Vec<Finding> = findings.into_iter().map(|(f, _)| f).collect();
     dedup(&mut findings);
 
-    // Inline suppressions, then the configuration.
+    // Inline suppressions, then the severity overrides.
     let mut scanned: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
     scanned.extend(
         findings
@@ -328,8 +346,9 @@ fn lint_group(
     }));
     if let Some(c) = cfg {
         kept.retain_mut(|f| {
-            if let Some(loc) = &f.location
-                && c.ignores(&f.code, &loc.file)
+            if f.location
+                .as_ref()
+                .is_some_and(|l| c.ignores(&f.code, &l.file))
             {
                 return false;
             }

@@ -54,7 +54,7 @@ pub fn scan(text: &str, file: &Path) -> Vec<Suppression> {
         }
         let codes = args
             .split(|c: char| c.is_whitespace() || c == ',')
-            .map(str::trim)
+            .filter(|w| !w.is_empty())
             .take_while(|w| w.len() == 5 && w[..2].eq_ignore_ascii_case("MT"))
             .map(str::to_ascii_uppercase)
             .collect();

@@ -62,12 +62,12 @@ pub fn classify_path(path: &Path) -> Option<FileKind> {
         .and_then(|p| p.to_str())
         .unwrap_or("");
     let conf = name.ends_with(".conf");
-    if name == "sysctl.conf" || (parent == "sysctl.d" && conf) {
+    if parent.ends_with(".service.d") && conf {
+        Some(FileKind::SystemdDropIn)
+    } else if name == "sysctl.conf" || (parent == "sysctl.d" && conf) {
         Some(FileKind::Sysctl)
     } else if name == "limits.conf" || (parent == "limits.d" && conf) {
         Some(FileKind::Limits)
-    } else if parent.ends_with(".service.d") && conf {
-        Some(FileKind::SystemdDropIn)
     } else if name.ends_with(".cnf") || name == "my.cnf" {
         Some(FileKind::OptionFile)
     } else {
@@ -200,6 +200,10 @@ mod tests {
         assert_eq!(k("etc/security/limits.d/mysql.conf", ""), FileKind::Limits);
         assert_eq!(
             k("etc/systemd/system/mysqld.service.d/override.conf", ""),
+            FileKind::SystemdDropIn
+        );
+        assert_eq!(
+            k("mysqld.service.d/limits.conf", "[Service]"),
             FileKind::SystemdDropIn
         );
         assert_eq!(k("x/my.cnf", "net.core.somaxconn=1"), FileKind::OptionFile);
