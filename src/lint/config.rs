@@ -237,6 +237,13 @@ impl ProjectConfig {
         if self.ignore.iter().any(|c| c == code) {
             return true;
         }
+        if !self
+            .per_path
+            .iter()
+            .any(|(_, codes, _)| codes.iter().any(|c| c == "*" || c == code))
+        {
+            return false;
+        }
         let rel = relative_to(file, self.root());
         self.per_path.iter().any(|(set, codes, _)| {
             set.is_match(&rel) && codes.iter().any(|c| c == "*" || c == code)

@@ -155,11 +155,24 @@ pub fn lint_loaded(loaded: &LoadedFiles, target: &Target, catalog: &Catalog) -> 
     }
 
     duplicates(loaded, &server_groups, &mut out);
-    out.sort_by(|a, b| {
-        let key = |f: &Finding| f.location.clone();
-        key(a).cmp(&key(b)).then_with(|| a.code.cmp(&b.code))
-    });
+    out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
+}
+
+/// Order findings by file (byte order of the path, cheaper than comparing
+/// path components), line, column; findings without a location first.
+pub(crate) fn by_location(a: &Finding, b: &Finding) -> std::cmp::Ordering {
+    match (&a.location, &b.location) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => x
+            .file
+            .as_os_str()
+            .cmp(y.file.as_os_str())
+            .then(x.line.cmp(&y.line))
+            .then(x.column.cmp(&y.column)),
+    }
 }
 
 fn check_server_entry(

@@ -7,7 +7,7 @@
 //! Every judgement comes from a structural check ([`super::checks`]) or a
 //! rule; this module only gathers facts and places findings on lines.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::thread;
 
@@ -15,7 +15,7 @@ use super::config::{Level, ProjectConfig, find_upward};
 use super::limits_file::Item;
 use super::suppress::{self, Suppression};
 use super::system::{FileKind, SystemFiles, classify};
-use super::{checks, finding, lint_loaded};
+use super::{by_location, checks, finding, lint_loaded};
 use crate::catalog::Catalog;
 use crate::cnf;
 use crate::facts::{Facts, HostFacts, SourceLocation};
@@ -322,13 +322,28 @@ fn lint_group(
     dedup(&mut findings);
 
     // Inline suppressions, then the severity overrides.
-    let mut scanned: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
-    scanned.extend(
-        findings
-            .iter()
-            .filter_map(|f| f.location.as_ref().map(|l| l.file.clone())),
-    );
-    let suppressions: Vec<Suppression> = suppress::scan_files(&scanned);
+    let mut suppressions: Vec<Suppression> = Vec::new();
+    let mut seen: HashSet<&Path> = HashSet::new();
+    for i in inputs {
+        if seen.insert(&i.path) && i.text.contains("mytune:") {
+            suppressions.extend(suppress::scan(&i.text, &i.path));
+        }
+    }
+    // Findings are sorted by file: look at each file once.
+    let mut others: Vec<PathBuf> = Vec::new();
+    let mut last: Option<&Path> = None;
+    for p in findings
+        .iter()
+        .filter_map(|f| f.location.as_ref().map(|l| l.file.as_path()))
+    {
+        if last != Some(p) {
+            last = Some(p);
+            if seen.insert(p) {
+                others.push(p.to_path_buf());
+            }
+        }
+    }
+    suppressions.extend(suppress::scan_files(&others));
     let (mut kept, unused) = suppress::apply(findings, &suppressions);
     kept.extend(unused.into_iter().map(|s| {
         let what = if s.codes.is_empty() {
@@ -430,8 +445,7 @@ fn system_refs(rule: &Rule) -> Vec<SysRef> {
 /// reached from several option files of one host).
 fn dedup(findings: &mut Vec<Finding>) {
     findings.sort_by(|a, b| {
-        a.location
-            .cmp(&b.location)
+        by_location(a, b)
             .then_with(|| a.code.cmp(&b.code))
             .then_with(|| a.message.cmp(&b.message))
     });
