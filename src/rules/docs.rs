@@ -79,8 +79,12 @@ Recommendations are produced only by rules that fire.
   - `status.NAME`: the first status sample; `rate.NAME`: per second, from two samples or else
     value / uptime;
   - `host.memory` (effective bytes), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
-    `host.numa_nodes`, `host.thp`, `host.kernel`, and `sysctl("net.core.somaxconn")`;
-  - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`;
+    `host.numa_nodes`, `host.thp`, `host.kernel`, `host.server_nofile` / `host.server_nofile_hard`
+    (the soft / hard open-files limit of the running server process, `unlimited` = 2^64 - 1),
+    and `sysctl("net.core.somaxconn")`;
+  - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`, `server.innodb_data`
+    (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
+    time-boxed);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
   Names are lowercase, `-` and `_` are the same in recommended variable names.

@@ -16,6 +16,7 @@ use super::loader::RuleSet;
 use super::profile::Profile;
 use super::schema::{Recommend, Rule, ValueFormat};
 use crate::facts::host::DiskKind;
+use crate::facts::server::DataSize;
 use crate::facts::{Facts, SourceLocation};
 use crate::target::Target;
 use crate::units;
@@ -363,6 +364,16 @@ impl<'a> FactScope<'a> {
     }
 }
 
+/// Data + index bytes of the InnoDB engine (0 when it holds no table). A
+/// time-boxed collection (`complete == false`) gives a lower bound.
+fn innodb_data_bytes(d: &DataSize) -> u64 {
+    d.engines
+        .iter()
+        .filter(|(engine, _)| engine.eq_ignore_ascii_case("innodb"))
+        .map(|(_, e)| e.data_bytes.saturating_add(e.index_bytes))
+        .sum()
+}
+
 fn same_setting(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
@@ -452,6 +463,22 @@ impl Scope for FactScope<'_> {
                         Some(k) => Ok(Value::Str(k.clone())),
                         None => missing("kernel version unknown"),
                     },
+                    // Open-files limits of the running server process
+                    // (/proc/PID/limits); unlimited is u64::MAX.
+                    "server_nofile" | "server_nofile_hard" => {
+                        let Some(p) = &h.server_process else {
+                            return missing("the server process limits were not read");
+                        };
+                        let limit = if name == "server_nofile" {
+                            p.nofile_soft
+                        } else {
+                            p.nofile_hard
+                        };
+                        match limit {
+                            Some(l) => Ok(Value::Num(l.as_u64() as f64)),
+                            None => missing("the server process limits were not read"),
+                        }
+                    }
                     _ => missing("not a host fact"),
                 }
             }
@@ -471,6 +498,11 @@ impl Scope for FactScope<'_> {
                 "is_local" => match &facts.server {
                     Some(s) => Ok(Value::Bool(s.is_local)),
                     None => missing("no server facts"),
+                },
+                "innodb_data" => match facts.server.as_ref().map(|s| &s.data_size) {
+                    None => missing("no server facts"),
+                    Some(None) => missing("the data size per engine was not collected"),
+                    Some(Some(d)) => Ok(Value::Num(innodb_data_bytes(d) as f64)),
                 },
                 _ => missing("not a server fact"),
             },
@@ -515,5 +547,76 @@ impl Scope for FactScope<'_> {
                 None => Err(EvalError::missing(fact, "the kernel does not report it")),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::server::EngineSize;
+
+    #[test]
+    fn innodb_data_sums_data_and_indexes_of_innodb_only() {
+        let mut d = DataSize::default();
+        let size = |data_bytes, index_bytes| EngineSize {
+            tables: 1,
+            data_bytes,
+            index_bytes,
+        };
+        d.engines.insert("InnoDB".into(), size(3 << 30, 1 << 30));
+        d.engines.insert("MyISAM".into(), size(5 << 30, 0));
+        assert_eq!(innodb_data_bytes(&d), 4 << 30);
+        d.engines.remove("InnoDB");
+        assert_eq!(innodb_data_bytes(&d), 0);
+    }
+
+    use crate::facts::host::{HostFacts, Limit, ProcessLimits};
+    use crate::rules::RuleSet;
+
+    fn eval_when(when: &str, host: Option<HostFacts>) -> Evaluation {
+        let rule = format!(
+            "[[rule]]\ncode = \"MT899\"\nname = \"probe\"\nfamily = \"os\"\nseverity = \"info\"\n\
+             when = '{when}'\nmessage = \"m\"\nrationale = \"r\"\n[[rule.sources]]\ntitle = \"t\"\n"
+        );
+        let set = RuleSet::from_sources(&[("t.toml".into(), rule)], &[]).expect("rule loads");
+        let facts = Facts {
+            host,
+            ..Facts::default()
+        };
+        set.evaluate(&EvalInput::new(&facts, &Profile::default()))
+    }
+
+    fn host(soft: Option<Limit>, hard: Option<Limit>) -> HostFacts {
+        HostFacts {
+            server_process: Some(ProcessLimits {
+                pid: 7,
+                name: "mariadbd".into(),
+                nofile_soft: soft,
+                nofile_hard: hard,
+                ..ProcessLimits::default()
+            }),
+            ..HostFacts::default()
+        }
+    }
+
+    #[test]
+    fn server_nofile_limits() {
+        let h = host(Some(Limit::Value(1024)), Some(Limit::UNLIMITED));
+        let ev = eval_when(
+            "host.server_nofile == 1024 && host.server_nofile_hard > 1000000000",
+            Some(h),
+        );
+        assert_eq!(ev.findings.len(), 1, "{:?}", ev.not_applicable);
+
+        let ev = eval_when("host.server_nofile_hard > 0", Some(host(None, None)));
+        assert_eq!(
+            ev.not_applicable[0].reason,
+            "needs host.server_nofile_hard (the server process limits were not read)"
+        );
+        let ev = eval_when("host.server_nofile > 0", Some(HostFacts::default()));
+        assert_eq!(
+            ev.not_applicable[0].reason,
+            "needs host.server_nofile (the server process limits were not read)"
+        );
     }
 }

@@ -19,12 +19,15 @@ pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
     ("numa_nodes", Type::Num, &[]),
     ("thp", Type::Str, &["always", "madvise", "never"]),
     ("kernel", Type::Str, &[]),
+    ("server_nofile", Type::Num, &[]),
+    ("server_nofile_hard", Type::Num, &[]),
 ];
 pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
     ("version", Type::Version, &[]),
     ("uptime", Type::Num, &[]),
     ("is_local", Type::Bool, &[]),
+    ("innodb_data", Type::Num, &[]),
 ];
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
