@@ -146,19 +146,31 @@ fn explicit_config_allow_and_fail_on() {
         "{f:#?}"
     );
     assert_eq!(o.status.code(), Some(1));
-    // --exclude drops legacy/, and with --fail-on crit the rest passes.
+    // --exclude drops legacy/.
     let o = mytune(&[
         "lint",
         "--config",
         cfg,
         "--exclude",
         "**/legacy/**",
-        "--fail-on",
-        "crit",
         PROJECT,
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(!stdout(&o).contains("legacy"));
+    assert!(!stdout(&o).contains("legacy"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains(" MT003 "), "{}", stdout(&o));
+    // --fail-on: a run whose findings are all below the threshold exits 0.
+    let o = mytune(&[
+        "lint",
+        "--config",
+        cfg,
+        "--fail-on",
+        "crit",
+        "--format",
+        "json",
+        "tests/fixtures/lint/project/etc/sysctl.d",
+    ]);
+    let f = findings(&o);
+    assert!(f.iter().all(|(_, _, s)| s != "crit"), "{f:#?}");
+    assert_eq!(o.status.code(), Some(0), "{f:#?}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ impl Suppression {
         loc.file == self.location.file
             && (loc.line == self.location.line
                 || (self.own_line && loc.line == self.location.line + 1))
-            && (self.codes.is_empty() || self.codes.iter().any(|c| *c == f.code))
+            && (self.codes.is_empty() || self.codes.contains(&f.code))
     }
 }
 
