@@ -23,6 +23,7 @@ pub use run::{LintOptions, LintOutcome, lint_files};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 use crate::catalog::{Catalog, VarKind, VarStatus, edit_distance};
 use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
@@ -184,7 +185,8 @@ fn check_server_entry(
 ) {
     let written = written_name(e);
     let Some((info, _prefix)) = catalog.resolve_option(&written) else {
-        let suggestion = catalog.suggest(&e.name);
+        let suggestion = suggest_cached(catalog, &e.name);
+        let suggestion = suggestion.as_deref();
         let hint = suggestion
             .map(|s| format!(" (did you mean {s}?)"))
             .unwrap_or_default();
@@ -362,6 +364,24 @@ fn duplicates(loaded: &LoadedFiles, server_groups: &[String], out: &mut Vec<Find
             ));
         }
     }
+}
+
+/// `catalog.suggest`, remembered per target and name: the same unknown
+/// option (often a plugin's `loose-` option) recurs in every file of a
+/// repository, and the search is the costliest step of a lint run.
+fn suggest_cached(catalog: &Catalog, name: &str) -> Option<String> {
+    type Cache = Mutex<HashMap<(Target, String), Option<String>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let key = (catalog.target(), name.to_string());
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let found = catalog.suggest(name).map(str::to_string);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, found.clone());
+    }
+    found
 }
 
 /// The option name as written, without `loose-` but with any other prefix,
