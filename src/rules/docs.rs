@@ -93,7 +93,10 @@ Recommendations are produced only by rules that fire.
 - Functions: `min(a, …)`, `max(a, …)`, `clamp(x, lo, hi)`, `round_to(x, m)` (nearest multiple),
   `round_down(x, m)`, `round_up(x, m)`, `floor`, `ceil`, `round`, `defined(x)` (false when a fact
   in x is missing), `coalesce(a, b, …)` (the first whose facts exist), `if(c, a, b)`,
-  `num(x)`, `bool(x)`, `sysctl("name")`.
+  `num(x)`, `bool(x)`, `sysctl("name")`, `engine_tables("MyISAM")` and `engine_bytes("InnoDB")`
+  (tables and data + index bytes of one storage engine outside the system schemas, any case, `"*"` for
+  all engines; 0 for an engine the server has no tables of; missing when the data size was not
+  collected or is partial).
 - A missing fact, a value that cannot be coerced or a division by zero makes the rule *not applicable*
   with a reason, never a finding. Unknown names, functions and type errors are load errors with
   file:line:col.

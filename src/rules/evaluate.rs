@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::expr::{self, EvalError, FactRef, Namespace, Scope, Value};
+use super::expr::{self, EngineFigure, EvalError, FactRef, Namespace, Scope, Value};
 use super::finding::{Evaluation, Finding, NotApplicable, Recommendation};
 use super::loader::RuleSet;
 use super::profile::Profile;
@@ -547,6 +547,36 @@ impl Scope for FactScope<'_> {
                 None => Err(EvalError::missing(fact, "the kernel does not report it")),
             },
         }
+    }
+
+    fn engine(&mut self, engine: &str, figure: EngineFigure) -> Result<Value, EvalError> {
+        let func = match figure {
+            EngineFigure::Tables => "engine_tables",
+            EngineFigure::Bytes => "engine_bytes",
+        };
+        let fact = format!("{func}(\"{engine}\")");
+        let Some(server) = &self.input.facts.server else {
+            return Err(EvalError::missing(fact, "no server facts"));
+        };
+        let Some(ds) = &server.data_size else {
+            return Err(EvalError::missing(fact, "the data size was not collected"));
+        };
+        if !ds.complete {
+            return Err(EvalError::missing(
+                fact,
+                "the data size summary is partial (timed out or not every table visible)",
+            ));
+        }
+        let total: u64 = ds
+            .engines
+            .iter()
+            .filter(|(name, _)| engine == "*" || name.eq_ignore_ascii_case(engine))
+            .map(|(_, e)| match figure {
+                EngineFigure::Tables => e.tables,
+                EngineFigure::Bytes => e.data_bytes.saturating_add(e.index_bytes),
+            })
+            .fold(0u64, u64::saturating_add);
+        Ok(Value::Num(total as f64))
     }
 }
 

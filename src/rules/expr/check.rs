@@ -335,6 +335,19 @@ fn call(e: &Expr, func: Func, args: &[Expr], env: &CheckEnv) -> Result<Type, Exp
                 )),
             }
         }
+        Func::EngineTables | Func::EngineBytes => {
+            arity(e, func, args, 1, 1)?;
+            match &args[0].kind {
+                ExprKind::Str(_) => Ok(Type::Num),
+                _ => Err(ExprError::new(
+                    args[0].span,
+                    format!(
+                        "{name} takes a quoted storage engine name or \"*\" for all, e.g. {}(\"MyISAM\")",
+                        func.as_str()
+                    ),
+                )),
+            }
+        }
     }
 }
 
