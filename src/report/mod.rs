@@ -2,7 +2,10 @@
 //! machines. One file per format; renderers only format, they never decide
 //! what is a finding or how severe it is.
 
+pub mod github;
 pub mod json;
+pub mod markdown;
+pub mod sarif;
 pub mod text;
 
 use serde::Serialize;
