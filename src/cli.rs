@@ -73,23 +73,43 @@ pub struct ExplainArgs {
 pub enum OutputFormat {
     Text,
     Json,
+    /// SARIF 2.1.0, for code-scanning upload.
+    Sarif,
+    /// GitHub Actions workflow-command annotations.
+    Github,
+    /// A Markdown table (pull-request comments, job summaries).
+    Markdown,
 }
 
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// Option files to check (their !include and !includedir are followed).
-    #[arg(required = true, value_name = "FILE")]
+    /// Option files, sysctl/limits files, systemd drop-ins, or directories to walk
+    /// (*.cnf, my.cnf, sysctl.conf, sysctl.d/*.conf, limits.conf, limits.d/*.conf,
+    /// *.service.d/*.conf); option files' !include and !includedir are followed.
+    #[arg(required = true, value_name = "PATH")]
     pub files: Vec<PathBuf>,
     /// The server the files are for: FLAVOR-VERSION, e.g. mysql-8.0, mysql-8.4,
     /// mariadb-10.11, percona-8.0 (a patch level such as mysql-8.0.25 applies
-    /// deprecations as of that release).
-    #[arg(long, default_value = "mysql-8.0", value_parser = parse_target)]
-    pub target: Target,
+    /// deprecations as of that release). Default: mytune.toml's target, else mysql-8.0.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<Target>,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Exit 1 when a finding at or above this severity exists.
     #[arg(long, default_value = "warn", value_parser = parse_severity)]
     pub fail_on: Severity,
+    /// Use this mytune.toml for every file instead of the nearest one above each file.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Skip paths matching this glob (repeatable; a glob without / matches file names).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Also print, on stderr, the rules that were not applicable and why.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {

@@ -150,9 +150,18 @@ fn thread_pool_is_enterprise_only_on_mysql() {
         "{out}"
     );
     for target in ["percona-8.0", "mariadb-10.11"] {
+        // The rule catalog may advise on the defaults; the option itself is valid.
         let o = mytune(&["lint", "--target", target, f]);
-        assert_eq!(o.status.code(), Some(0), "{target}: {}", stdout(&o));
-        assert!(stdout(&o).contains("No problems found"));
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{target}: {}",
+            stdout(&o)
+        );
+        assert!(
+            lines_with(&stdout(&o), "MT005").is_empty(),
+            "{target}: {}",
+            stdout(&o)
+        );
     }
 }
 
@@ -259,15 +268,12 @@ fn json_output_and_exit_codes() {
         mytune(&["lint", "--fail-on", "crit", f]).status.code(),
         Some(0)
     );
-    let clean = write_cnf(
-        dir.path(),
-        "clean.cnf",
-        "[mysqld]\nmax_connections = 200\ninnodb_buffer_pool_size = 1G\n",
-    );
-    assert_eq!(
-        mytune(&["lint", clean.to_str().unwrap()]).status.code(),
-        Some(0)
-    );
+    // A file with nothing for the server (the catalog's rules, which also
+    // judge the defaults of a server file, have nothing to say): exit 0.
+    let clean = write_cnf(dir.path(), "clean.cnf", "[client]\nport = 3306\n");
+    let o = mytune(&["lint", clean.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("No problems found"));
     // I/O and usage errors: 2.
     let missing = mytune(&["lint", "/nonexistent/my.cnf"]);
     assert_eq!(missing.status.code(), Some(2));

@@ -227,37 +227,6 @@ fn mt206_reads_the_requested_values_from_the_option_file() {
 }
 
 #[test]
-fn mt210_server_nofile_limit_below_need() {
-    let ev = evaluate(BUSY);
-    let f = only(&ev, "MT210");
-    assert_eq!(f.severity, Severity::Warn);
-    assert_contains(
-        &f.message,
-        "may open at most 4096 files (its hard limit; soft 4096), fewer than the 6000",
-    );
-    assert_contains(&f.message, "set LimitNOFILE=6144 or more");
-    // 65535 >= 25000 for seed 000's 5000 connections.
-    assert!(findings(&evaluate(SEED000), "MT210").is_empty());
-    silent_on_tuned("MT210");
-    // An unlimited hard limit never fires.
-    let mut facts = snapshot(BUSY);
-    let p = facts
-        .host
-        .as_mut()
-        .unwrap()
-        .server_process
-        .as_mut()
-        .unwrap();
-    p.nofile_hard = Some(mytune::facts::host::Limit::UNLIMITED);
-    assert!(findings(&eval_facts(&facts, &Profile::default()), "MT210").is_empty());
-    // Without the process limits (a remote server) it is not applicable.
-    assert_eq!(
-        not_applicable(&evaluate(NEAR), "MT210"),
-        ["needs host.server_nofile_hard (the server process limits were not read)"]
-    );
-}
-
-#[test]
 fn mt207_idle_connections_long_wait_timeout() {
     let ev = evaluate(SEED000);
     let w = one(&ev, "MT207", "wait_timeout");
@@ -678,8 +647,6 @@ fn real_dumps_get_version_valid_advice() {
         // or connection limits; name resolution is on and it listens on `*`.
         let codes: Vec<&str> = ours.iter().map(|f| f.code.as_str()).collect();
         assert_eq!(codes, ["MT208"], "{file}: {ours:#?}");
-        // The host's 32768 process limit is enough for 151 connections.
-        assert!(not_applicable(&ev, "MT210").is_empty());
         if target.flavor == Flavor::Mysql {
             assert_eq!(not_applicable(&ev, "MT209").len(), 1, "{file}");
         }

@@ -47,16 +47,13 @@ fn error(files: &[(&str, &str)]) -> String {
 fn builtin_catalog_loads_without_conflicts() {
     let set = RuleSet::builtin().expect("built-in rules load");
     let codes: Vec<&str> = set.rules().iter().map(|r| r.code.as_str()).collect();
-    // Families grow in parallel branches: check order and the first rules,
-    // not the whole list.
-    let mut sorted = codes.clone();
-    sorted.sort();
-    sorted.dedup();
-    assert_eq!(codes, sorted, "codes in order and unique");
+    // Families are written in parallel: check order and a few anchors rather
+    // than the whole list.
+    assert!(codes.windows(2).all(|w| w[0] < w[1]), "{codes:?}");
     for code in [
-        "MT101", "MT102", "MT103", "MT301", "MT401", "MT402", "MT403",
+        "MT101", "MT102", "MT103", "MT301", "MT401", "MT402", "MT403", "MT701", "MT801",
     ] {
-        assert!(codes.contains(&code), "{code} in {codes:?}");
+        assert!(codes.contains(&code), "{code} missing: {codes:?}");
     }
     for r in set.rules() {
         assert!(!r.sources.is_empty(), "{} has sources", r.code);
@@ -65,10 +62,13 @@ fn builtin_catalog_loads_without_conflicts() {
             "{} links a manual page",
             r.code
         );
-        // Version-naming rules (tagged compat) may postdate the seeds.
+        // Version-naming rules (tagged compat) may postdate the seeds; items the
+        // issue adds beyond the seeds (THP, local_infile, …) say so.
         assert!(
-            r.sources.iter().any(|s| s.seed.is_some()) || r.tags.iter().any(|t| t == "compat"),
-            "{} cites a seed",
+            r.sources.iter().any(|s| s.seed.is_some())
+                || r.tags.iter().any(|t| t == "compat")
+                || r.rationale.contains("None of the seeds"),
+            "{} cites a seed or says that none covers it",
             r.code
         );
         assert!(r.origin.file.starts_with("rules"), "{}", r.origin);

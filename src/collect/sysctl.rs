@@ -18,6 +18,8 @@ pub const KEYS: &[&str] = &[
     "net.ipv4.tcp_fin_timeout",
     "net.ipv4.tcp_tw_reuse",
     "net.ipv4.tcp_tw_recycle",
+    "net.ipv4.tcp_timestamps",
+    "net.ipv4.tcp_sack",
     "net.core.rmem_default",
     "net.core.rmem_max",
     "net.core.wmem_default",

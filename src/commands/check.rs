@@ -16,7 +16,7 @@ use mytune::check::{CheckReport, Header, Selection};
 use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
 use mytune::facts::{ConfigFacts, Facts};
-use mytune::report::{self, check_text};
+use mytune::report::{self, check_markdown, check_text};
 use mytune::rules::{EvalInput, Profile, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -192,7 +192,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             },
         ),
         CheckFormat::Json => report::check_json::render(&report, args.verbose),
-        CheckFormat::Markdown => report::markdown::render(&report),
+        CheckFormat::Markdown => check_markdown::render(&report),
     };
     print!("{out}");
     Ok(if report::reaches(&report.findings, args.fail_on) {

@@ -1,77 +1,82 @@
-//! `mytune lint FILE...`: check option files against the target's catalog.
+//! `mytune lint PATH...`: check option files, sysctl/limits files and systemd
+//! drop-ins against the target's catalog and the rule catalog.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::thread;
 
-use mytune::lint::{self, LintError};
+use mytune::lint::{LintOptions, config, lint_files, walk};
 use mytune::report::{self, json::Report};
-use mytune::rules::Finding;
 use mytune::target::Target;
 
 use crate::cli::{LintArgs, OutputFormat};
 
 pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
-    let results = lint_all(&args.files, &args.target);
-    let mut findings = Vec::new();
+    let rules = match super::load_rules(args.rules.as_deref()) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    let exclude = config::glob_set(&args.exclude).map_err(|e| anyhow::anyhow!("--exclude: {e}"))?;
+    let (files, walk_errors) = walk::files(&args.files, &exclude);
     let mut failed = false;
-    for (path, result) in args.files.iter().zip(results) {
-        match result {
-            Ok(mut f) => findings.append(&mut f),
-            Err(e) => {
-                eprintln!("mytune: {}: {e}", path.display());
-                failed = true;
-            }
+    for e in &walk_errors {
+        eprintln!("mytune: {e}");
+        failed = true;
+    }
+    let opts = LintOptions {
+        target: args.target,
+        config: args.config.as_deref(),
+        rules: &rules,
+    };
+    let outcome = lint_files(&files, &opts);
+    for e in &outcome.errors {
+        eprintln!("mytune: {e}");
+        failed = true;
+    }
+    if args.verbose {
+        for n in &outcome.notes {
+            eprintln!("note: {n}");
+        }
+        for n in &outcome.not_applicable {
+            eprintln!("note: {} not applicable: {}", n.code, n.reason);
         }
     }
-    let what = match args.files.len() {
-        1 => args.files[0].display().to_string(),
+    let findings = &outcome.findings;
+    let targets = outcome
+        .targets
+        .iter()
+        .map(Target::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let what = match outcome.files.len() {
+        1 => outcome.files[0].0.display().to_string(),
         n => format!("{n} files"),
     };
-    let what = format!("{what} for {}", args.target);
+    let what = if targets.is_empty() {
+        what
+    } else {
+        format!("{what} for {targets}")
+    };
     match args.format {
-        OutputFormat::Text => print!("{}", report::text::findings(&findings, &what)),
+        OutputFormat::Text => print!("{}", report::text::findings(findings, &what)),
         OutputFormat::Json => {
-            let inputs = args.files.iter().map(|p| p.display().to_string()).collect();
+            let inputs = outcome
+                .files
+                .iter()
+                .map(|(p, _)| p.display().to_string())
+                .collect();
             print!(
                 "{}",
-                Report::new("lint", args.target.to_string(), inputs, &findings).render()
+                Report::new("lint", targets, inputs, findings).render()
             );
         }
+        OutputFormat::Sarif => print!("{}", report::sarif::render(findings)),
+        OutputFormat::Github => print!("{}", report::github::render(findings)),
+        OutputFormat::Markdown => print!("{}", report::markdown::render(findings, &what)),
     }
     Ok(if failed {
         ExitCode::from(2)
-    } else if report::reaches(&findings, args.fail_on) {
+    } else if report::reaches(findings, args.fail_on) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
-}
-
-/// Lint every file, spread over the available cores; results keep the order
-/// of `files`. Files are independent, and the catalog is shared read-only.
-fn lint_all(files: &[PathBuf], target: &Target) -> Vec<Result<Vec<Finding>, LintError>> {
-    let workers = thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len().max(1));
-    if workers <= 1 {
-        return files.iter().map(|f| lint::lint_file(f, target)).collect();
-    }
-    let chunk = files.len().div_ceil(workers);
-    thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|f| lint::lint_file(f, target))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a lint worker panicked"))
-            .collect()
     })
 }

@@ -116,8 +116,37 @@ pub const LOOSE_TYPO: Check = Check {
     sources: &[OPTION_MODIFIERS],
 };
 
+pub const UNUSED_SUPPRESSION: Check = Check {
+    code: "MT009",
+    name: "unused-suppression",
+    severity: Severity::Warn,
+    summary: "A `# mytune: ignore` comment that silences nothing",
+    rationale: "A suppression is a promise that a finding was looked at and accepted. Once the line is fixed \
+                or the rule no longer fires there, the comment only hides the next, different problem on that \
+                line; reporting it keeps suppressions few and current (ruff does the same with unused noqa).",
+    sources: &[LINT_DOCS],
+};
+
+pub const SYSTEM_FILE_SYNTAX: Check = Check {
+    code: "MT010",
+    name: "system-file-syntax-error",
+    severity: Severity::Warn,
+    summary: "A sysctl, limits or systemd drop-in line that cannot be read",
+    rationale: "sysctl -p / systemd-sysctl, pam_limits and systemd skip a line they cannot parse and log it \
+                where nobody looks: the setting on that line is simply not applied, and the OS rules cannot \
+                judge it either.",
+    sources: &[
+        "https://man7.org/linux/man-pages/man5/sysctl.conf.5.html",
+        "https://man7.org/linux/man-pages/man5/limits.conf.5.html",
+        "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#Process%20Properties",
+    ],
+};
+
+/// The same check in ruff, whose behaviour this one follows.
+const LINT_DOCS: &str = "https://docs.astral.sh/ruff/rules/unused-noqa/";
+
 /// Every structural check, in code order.
-pub const ALL: [Check; 8] = [
+pub const ALL: [Check; 10] = [
     SYNTAX_ERROR,
     UNKNOWN_OPTION,
     REMOVED_OPTION,
@@ -126,7 +155,15 @@ pub const ALL: [Check; 8] = [
     DUPLICATE_OPTION,
     UNREAD_GROUP,
     LOOSE_TYPO,
+    UNUSED_SUPPRESSION,
+    SYSTEM_FILE_SYNTAX,
 ];
+
+/// A check by code (any case) or name.
+pub fn get(key: &str) -> Option<&'static Check> {
+    ALL.iter()
+        .find(|c| c.code.eq_ignore_ascii_case(key) || c.name == key)
+}
 
 impl Check {
     pub fn family(&self) -> Family {
@@ -135,5 +172,32 @@ impl Check {
 
     pub fn confidence(&self) -> Confidence {
         Confidence::High
+    }
+
+    /// `mytune explain MT00x`, in the layout of a rule's explanation.
+    pub fn explain(&self) -> String {
+        let mut s = format!(
+            "{} {}\nfamily: config (built into lint) · severity: {}\n\n{}.\n\n{}\n",
+            self.code, self.name, self.severity, self.summary, self.rationale
+        );
+        if !self.sources.is_empty() {
+            s.push_str("\nsources:\n");
+            for u in self.sources {
+                s.push_str(&format!("  - {u}\n"));
+            }
+        }
+        s
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "code": self.code,
+            "name": self.name,
+            "family": "config",
+            "severity": self.severity,
+            "summary": self.summary,
+            "rationale": self.rationale,
+            "sources": self.sources,
+        })
     }
 }

@@ -5,11 +5,25 @@
 //! this module only puts the two side by side and turns every disagreement
 //! into a [`Finding`] with the file and line to fix. The structural checks
 //! (MT0xx) are listed in [`checks`].
+//!
+//! A whole run ([`run::lint_files`]) adds the rule catalog: `mytune.toml`
+//! ([`config`]) describes the host, sysctl and limits files ([`system`])
+//! become host facts, inline comments ([`suppress`]) silence findings.
 
 pub mod checks;
+pub mod config;
+pub mod limits_file;
+pub mod run;
+pub mod suppress;
+pub mod sysctl_file;
+pub mod system;
+pub mod walk;
+
+pub use run::{LintOptions, LintOutcome, lint_files};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 use crate::catalog::{Catalog, VarKind, VarStatus, edit_distance};
 use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
@@ -142,11 +156,24 @@ pub fn lint_loaded(loaded: &LoadedFiles, target: &Target, catalog: &Catalog) -> 
     }
 
     duplicates(loaded, &server_groups, &mut out);
-    out.sort_by(|a, b| {
-        let key = |f: &Finding| f.location.clone();
-        key(a).cmp(&key(b)).then_with(|| a.code.cmp(&b.code))
-    });
+    out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
+}
+
+/// Order findings by file (byte order of the path, cheaper than comparing
+/// path components), line, column; findings without a location first.
+pub(crate) fn by_location(a: &Finding, b: &Finding) -> std::cmp::Ordering {
+    match (&a.location, &b.location) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => x
+            .file
+            .as_os_str()
+            .cmp(y.file.as_os_str())
+            .then(x.line.cmp(&y.line))
+            .then(x.column.cmp(&y.column)),
+    }
 }
 
 fn check_server_entry(
@@ -158,7 +185,8 @@ fn check_server_entry(
 ) {
     let written = written_name(e);
     let Some((info, _prefix)) = catalog.resolve_option(&written) else {
-        let suggestion = catalog.suggest(&e.name);
+        let suggestion = suggest_cached(catalog, &e.name);
+        let suggestion = suggestion.as_deref();
         let hint = suggestion
             .map(|s| format!(" (did you mean {s}?)"))
             .unwrap_or_default();
@@ -338,6 +366,24 @@ fn duplicates(loaded: &LoadedFiles, server_groups: &[String], out: &mut Vec<Find
     }
 }
 
+/// `catalog.suggest`, remembered per target and name: the same unknown
+/// option (often a plugin's `loose-` option) recurs in every file of a
+/// repository, and the search is the costliest step of a lint run.
+fn suggest_cached(catalog: &Catalog, name: &str) -> Option<String> {
+    type Cache = Mutex<HashMap<(Target, String), Option<String>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let key = (catalog.target(), name.to_string());
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let found = catalog.suggest(name).map(str::to_string);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, found.clone());
+    }
+    found
+}
+
 /// The option name as written, without `loose-` but with any other prefix,
 /// canonical form.
 fn written_name(e: &OptionEntry) -> String {
@@ -367,7 +413,7 @@ fn nearest_server_group<'a>(group: &str, server_groups: &'a [String]) -> Option<
         .map(|(_, g)| g.as_str())
 }
 
-fn finding(
+pub(crate) fn finding(
     check: &Check,
     severity: Severity,
     message: String,

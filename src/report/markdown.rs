@@ -1,104 +1,53 @@
-//! The `check` report as Markdown, for tickets and wikis: a facts table,
-//! findings per severity in tables, the suggested changes in an `ini` code
-//! block, and the summary line.
+//! A Markdown report: a summary line and a table of findings, for a
+//! pull-request comment or `$GITHUB_STEP_SUMMARY`.
 
 use std::fmt::Write;
 
-use super::check_text::{changes_block, flavor_name, summary_line};
-use crate::check::CheckReport;
-use crate::rules::Severity;
-use crate::units;
+use super::Counts;
+use crate::rules::Finding;
 
-pub fn render(r: &CheckReport) -> String {
-    let h = &r.header;
-    let mut out = format!(
-        "# mytune check: {} {}\n\n",
-        flavor_name(h.flavor),
-        h.version
-    );
-    out.push_str("| | |\n|---|---|\n");
-    let _ = writeln!(out, "| Server | {} |", cell(&h.version_string));
-    let _ = writeln!(out, "| Source | {} |", cell(&h.source));
-    if let Some(m) = &h.memory {
-        let _ = writeln!(
-            out,
-            "| Memory | {} ({}) |",
-            units::human_size(m.value),
-            cell(&m.source)
-        );
-    }
-    if let Some(c) = &h.cpus {
-        let _ = writeln!(out, "| CPUs | {} ({}) |", c.value, cell(&c.source));
-    }
-    let _ = writeln!(out, "| Uptime | {} |", cell(&h.counters.note));
-    if !h.config_files.is_empty() {
-        let _ = writeln!(
-            out,
-            "| Option files | {} |",
-            cell(&h.config_files.join(", "))
-        );
-    }
-    for s in &h.skipped {
-        let _ = writeln!(out, "| Skipped | {}: {} |", cell(&s.what), cell(&s.reason));
-    }
-    for severity in [Severity::Crit, Severity::Warn, Severity::Info] {
-        let rows: Vec<_> = r
-            .findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .collect();
-        if rows.is_empty() {
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "\n## {} ({})\n",
-            severity.to_string().to_uppercase(),
-            rows.len()
-        );
-        out.push_str("| Code | Family | Variable | Current → recommended | Why |\n");
-        out.push_str("|---|---|---|---|---|\n");
-        for f in rows {
-            let mut var = f.variable.as_deref().map(code).unwrap_or_default();
-            if let Some(loc) = &f.location {
-                let _ = write!(var, " ({})", cell(&loc.to_string()));
-            }
-            let change = match (&f.current, &f.recommended) {
-                (Some(c), Some(rec)) => format!("{} → {}", code(c), code(rec)),
-                (Some(c), None) => code(c),
-                (None, Some(rec)) => format!("→ {}", code(rec)),
-                (None, None) => String::new(),
-            };
-            let _ = writeln!(
-                out,
-                "| {} `{}` | {} | {var} | {change} | {} |",
-                f.code,
-                f.name,
-                f.family,
-                cell(&f.message)
-            );
-        }
-    }
-    if !r.changes.is_empty() {
-        out.push_str("\n## Suggested changes\n\n```ini\n");
-        out.push_str(&changes_block(r));
-        out.push_str("```\n");
-    }
-    if !r.not_applicable.is_empty() {
-        out.push_str("\n## Not applicable\n\n");
-        for n in &r.not_applicable {
-            let _ = writeln!(out, "- {}: {}", n.code, cell(&n.reason));
-        }
-    }
-    let _ = writeln!(out, "\n{}", summary_line(r));
-    out
-}
-
-/// Table-cell text: pipes escaped, line breaks folded.
+/// Escape text for a table cell.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    s.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('\n', " ")
+        .replace('<', "&lt;")
 }
 
-fn code(s: &str) -> String {
-    format!("`{}`", s.replace('`', "'").replace('|', "\\|"))
+pub fn render(findings: &[Finding], what: &str) -> String {
+    let mut out = String::from("## mytune lint\n\n");
+    let c = Counts::of(findings);
+    if c.total() == 0 {
+        let _ = writeln!(out, "No problems found in {}.", cell(what));
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "**{} problem{}** ({} crit, {} warn, {} info) in {}.\n",
+        c.total(),
+        if c.total() == 1 { "" } else { "s" },
+        c.crit,
+        c.warn,
+        c.info,
+        cell(what)
+    );
+    out.push_str("| severity | code | location | message |\n|---|---|---|---|\n");
+    for f in findings {
+        let loc = f
+            .location
+            .as_ref()
+            .map(|l| format!("`{}`", cell(&l.to_string())))
+            .unwrap_or_default();
+        let code = match f.sources.iter().find_map(|s| s.url.as_deref()) {
+            Some(u) => format!("[{}]({u} \"{}\")", f.code, cell(&f.name)),
+            None => f.code.clone(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {code} | {loc} | {} |",
+            f.severity,
+            cell(&f.message)
+        );
+    }
+    out
 }

@@ -3,9 +3,12 @@
 //! what is a finding or how severe it is.
 
 pub mod check_json;
+pub mod check_markdown;
 pub mod check_text;
+pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod sarif;
 pub mod text;
 
 use serde::Serialize;

@@ -55,11 +55,24 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `applies` | no | `{ mysql = "< 8.0", mariadb = "*", percona = ">= 5.7, < 8.0" }`; a flavor left out is excluded; no table = all |
 | `let` | no | table of named sub-expressions, used as `let.NAME` (a let may not use another let) |
 | `when` | yes | the condition; the rule fires when it is true |
-| `variable` | no | the variable a finding is about when the rule recommends nothing |
+| `variable` | no | the variable (or namespaced host setting) a finding is about when the rule recommends nothing |
 | `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }` or `{ workload = "olap" }` |
 | `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
 | `rationale` | yes | why; says so where the seed advice is unsafe or outdated |
 | `[[rule.sources]]` | yes | `seed` (file of the seed documents), `section`, `title`, `url` |
+
+A recommended `variable` is a server variable (my.cnf) unless it carries a namespace: host settings
+are written `sysctl:KEY` (a kernel setting by its dotted key, `sysctl:net.core.somaxconn`; dots and
+dashes are kept), `limit:ITEM` (a resource limit of the server process for limits.conf and the
+systemd unit: `nofile`, `nproc`, `memlock`, `core`) or `host:NAME` (`host:thp`, the transparent huge
+pages mode; `host:io_scheduler`, the scheduler of the datadir's disk). The namespace stays in the
+recommendation (`Recommendation::setting()` splits it), so `gen-cnf` takes server variables and
+`gen-sysctl` / `gen-limits` the rest; the target's variable catalog never drops a host setting. A
+finding's current value for a host setting comes from the host facts (sysctl values, the server
+process's soft limit, else the unit's `LimitNOFILE`, the THP mode, the scheduler). For a server
+variable the server does not report (an option-only name such as `skip_grant_tables` on MySQL), the
+option-file value and line stand in. `rec.` cannot name a namespaced setting; repeat the
+expression or use a `let`.
 
 Two rules that recommend different values for one variable, for a profile and a target both could
 match, are a load error; inside one rule a more specific profile scope may refine a broader one.
@@ -79,12 +92,17 @@ Recommendations are produced only by rules that fire.
   - `status.NAME`: the first status sample; `rate.NAME`: per second, from two samples or else
     value / uptime;
   - `host.memory` (effective bytes), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
-    `host.numa_nodes`, `host.thp`, `host.kernel`, `host.server_nofile` / `host.server_nofile_hard`
-    (the soft / hard open-files limit of the running server process, `unlimited` = 2^64 - 1),
-    and `sysctl("net.core.somaxconn")`;
+    `host.numa_nodes`, `host.thp`, `host.kernel`, `host.io_scheduler` (of the datadir's disk),
+    `host.server_nofile` / `host.server_nofile_hard` / `host.server_nproc` (soft / hard open-files
+    and soft process limits of the running server process; nofile falls back to the systemd unit's
+    `LimitNOFILE`; unlimited is 2^64 - 1), and `sysctl("net.core.somaxconn")`;
   - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`, `server.innodb_data`
     (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
-    time-boxed);
+    time-boxed); `server.grant_tables_skipped` (from the account audit, else the `skip_grant_tables`
+    variable); from the account audit (read from the grant tables, never by logging in) the counts
+    `server.anonymous_accounts`, `server.passwordless_accounts`, `server.any_host_accounts`,
+    `server.remote_root_accounts`, and each with `_list` appended for the accounts written
+    `'user'@'host', …` (a missing audit is *not applicable* with the collector's reason);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
   Names are lowercase, `-` and `_` are the same in recommended variable names.
@@ -93,10 +111,13 @@ Recommendations are produced only by rules that fire.
 - Functions: `min(a, …)`, `max(a, …)`, `clamp(x, lo, hi)`, `round_to(x, m)` (nearest multiple),
   `round_down(x, m)`, `round_up(x, m)`, `floor`, `ceil`, `round`, `defined(x)` (false when a fact
   in x is missing), `coalesce(a, b, …)` (the first whose facts exist), `if(c, a, b)`,
-  `num(x)`, `bool(x)`, `sysctl("name")`, `engine_tables("MyISAM")` and `engine_bytes("InnoDB")`
-  (tables and data + index bytes of one storage engine outside the system schemas, any case, `"*"` for
-  all engines; 0 for an engine the server has no tables of; missing when the data size was not
-  collected or is partial).
+  `num(x)`, `bool(x)`, `sysctl("name")`, `sysctl("name", default)` (the default when the kernel's
+  settings were read and lack the key, e.g. `net.ipv4.tcp_tw_recycle` since Linux 4.12; still not
+  applicable without host facts or sysctl values), `field(x, n)` (the n-th whitespace-separated
+  field, from 1: `field(sysctl("net.ipv4.ip_local_port_range"), 2)`), `engine_tables("MyISAM")` and
+  `engine_bytes("InnoDB")` (tables and data + index bytes of one storage engine outside the system
+  schemas, any case, `"*"` for all engines; 0 for an engine the server has no tables of; missing
+  when the data size was not collected or is partial).
 - A missing fact, a value that cannot be coerced or a division by zero makes the rule *not applicable*
   with a reason, never a finding. Unknown names, functions and type errors are load errors with
   file:line:col.

@@ -14,9 +14,9 @@ use super::expr::{self, EngineFigure, EvalError, FactRef, Namespace, Scope, Valu
 use super::finding::{Evaluation, Finding, NotApplicable, Recommendation};
 use super::loader::RuleSet;
 use super::profile::Profile;
-use super::schema::{Recommend, Rule, ValueFormat};
-use crate::facts::host::DiskKind;
-use crate::facts::server::DataSize;
+use super::schema::{Recommend, Rule, Setting, ValueFormat};
+use crate::facts::host::{DiskKind, Limit};
+use crate::facts::server::{Account, DataSize};
 use crate::facts::{Facts, SourceLocation};
 use crate::target::Target;
 use crate::units;
@@ -155,6 +155,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
             Err(e) => return not_applicable(out, rule, format!("{}: {e}", rec.variable)),
         };
         if let Some(known) = input.known_variable
+            && Setting::parse(&rec.variable).is_server()
             && !known(&rec.variable)
         {
             dropped += 1;
@@ -214,7 +215,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
 
     if recs.is_empty() {
         let (current, location) = match &rule.variable {
-            Some(v) => match scope.var(v) {
+            Some(v) => match scope.current(v) {
                 Ok((val, loc)) => (Some(val.to_string()), loc),
                 Err(_) => (None, None),
             },
@@ -225,7 +226,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
         return;
     }
     for (rec, value) in recs {
-        let (current, location) = match scope.var(&rec.variable) {
+        let (current, location) = match scope.current(&rec.variable) {
             Ok((val, loc)) => (
                 Some(format_value(&val, rec.format).unwrap_or_else(|_| val.to_string())),
                 loc,
@@ -374,6 +375,92 @@ fn innodb_data_bytes(d: &DataSize) -> u64 {
         .sum()
 }
 
+impl FactScope<'_> {
+    /// The current value of what a finding is about, and where it was set.
+    /// A server variable is read as `var.NAME`; when the server does not
+    /// report it (an option-only name such as `skip_grant_tables` on MySQL)
+    /// the option-file value stands in. Host settings (`sysctl:`, `limit:`,
+    /// `host:`) are read from the host facts.
+    fn current(&mut self, name: &str) -> Result<(Value, Option<SourceLocation>), EvalError> {
+        let host = |what: &str| EvalError::missing(what.to_string(), "no host facts");
+        match Setting::parse(name) {
+            Setting::Server(v) => match self.var(v) {
+                Err(e @ EvalError::Missing { .. }) => {
+                    let option = self
+                        .input
+                        .facts
+                        .config
+                        .as_ref()
+                        .and_then(|c| c.options.get(v));
+                    match option {
+                        Some(o) => Ok((
+                            Value::text(o.value.clone(), format!("cnf.{v}")),
+                            Some(o.location.clone()),
+                        )),
+                        None => Err(e),
+                    }
+                }
+                other => other,
+            },
+            Setting::Sysctl(k) => self.sysctl(k).map(|v| (v, None)),
+            Setting::Limit(item) => {
+                let h = self.input.facts.host.as_ref().ok_or_else(|| host(name))?;
+                let p = h.server_process.as_ref();
+                let limit = match item {
+                    "nofile" => p.and_then(|p| p.nofile_soft).or(h.systemd_limit_nofile),
+                    "nproc" => p.and_then(|p| p.nproc_soft),
+                    _ => None,
+                };
+                match limit {
+                    Some(l) => Ok((Value::text(limit_text(l), name.to_string()), None)),
+                    None => Err(EvalError::missing(
+                        name,
+                        "the server process limit is unknown",
+                    )),
+                }
+            }
+            Setting::Host(k) => self
+                .fact(&FactRef {
+                    ns: Namespace::Host,
+                    name: k.to_string(),
+                })
+                .map(|v| (v, None)),
+        }
+    }
+}
+
+fn limit_text(l: Limit) -> String {
+    match l {
+        Limit::Value(v) => v.to_string(),
+        Limit::Unlimited(_) => "unlimited".into(),
+    }
+}
+
+/// A limit as a number; unlimited is larger than any count a rule asks for.
+fn limit_num(l: Limit) -> f64 {
+    l.as_u64() as f64
+}
+
+/// `'user'@'host', …` as SHOW GRANTS writes accounts.
+fn account_list(accounts: &[Account]) -> String {
+    accounts
+        .iter()
+        .map(|a| format!("'{}'@'{}'", a.user, a.host))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Why the account facts are missing: the collector's recorded reason when
+/// there is one.
+fn accounts_missing(facts: &Facts) -> String {
+    facts
+        .skipped
+        .iter()
+        .find(|s| s.what == "accounts")
+        .map(|s| format!("the account audit was skipped: {}", s.reason))
+        .unwrap_or_else(|| "the account audit was not collected".into())
+}
+
 fn same_setting(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
@@ -425,9 +512,8 @@ impl Scope for FactScope<'_> {
                     return Ok(Value::Num((end - first) / sample.interval_secs));
                 }
                 if s.uptime_secs == 0 {
-                    return Err(EvalError::Invalid(format!(
-                        "{fact}: the server uptime is 0 and there is no second sample"
-                    )));
+                    // No rate yet: a missing fact, so coalesce() can fall back.
+                    return missing("the server uptime is 0 and there is no second sample");
                 }
                 Ok(Value::Num(first / s.uptime_secs as f64))
             }
@@ -463,19 +549,28 @@ impl Scope for FactScope<'_> {
                         Some(k) => Ok(Value::Str(k.clone())),
                         None => missing("kernel version unknown"),
                     },
-                    // Open-files limits of the running server process
-                    // (/proc/PID/limits); unlimited is u64::MAX.
-                    "server_nofile" | "server_nofile_hard" => {
-                        let Some(p) = &h.server_process else {
-                            return missing("the server process limits were not read");
-                        };
-                        let limit = if name == "server_nofile" {
-                            p.nofile_soft
-                        } else {
-                            p.nofile_hard
-                        };
-                        match limit {
-                            Some(l) => Ok(Value::Num(l.as_u64() as f64)),
+                    "io_scheduler" => {
+                        match h.datadir_disk.as_ref().and_then(|d| d.scheduler.as_ref()) {
+                            Some(s) => Ok(Value::Str(s.clone())),
+                            None => missing("the datadir disk's I/O scheduler is unknown"),
+                        }
+                    }
+                    "server_nofile" => match h
+                        .server_process
+                        .as_ref()
+                        .and_then(|p| p.nofile_soft)
+                        .or(h.systemd_limit_nofile)
+                    {
+                        Some(l) => Ok(Value::Num(limit_num(l))),
+                        None => missing("the server process's open-files limit is unknown"),
+                    },
+                    "server_nproc" => match h.server_process.as_ref().and_then(|p| p.nproc_soft) {
+                        Some(l) => Ok(Value::Num(limit_num(l))),
+                        None => missing("the server process's process limit is unknown"),
+                    },
+                    "server_nofile_hard" => {
+                        match h.server_process.as_ref().and_then(|p| p.nofile_hard) {
+                            Some(l) => Ok(Value::Num(limit_num(l))),
                             None => missing("the server process limits were not read"),
                         }
                     }
@@ -504,7 +599,43 @@ impl Scope for FactScope<'_> {
                     Some(None) => missing("the data size per engine was not collected"),
                     Some(Some(d)) => Ok(Value::Num(innodb_data_bytes(d) as f64)),
                 },
-                _ => missing("not a server fact"),
+                "grant_tables_skipped" => match &facts.server {
+                    None => missing("no server facts"),
+                    Some(s) => match (&s.accounts, s.variables.get("skip_grant_tables")) {
+                        (Some(a), _) if a.grant_tables_skipped => Ok(Value::Bool(true)),
+                        (_, Some(v)) => Value::text(v.clone(), "var.skip_grant_tables")
+                            .as_bool()
+                            .map(Value::Bool),
+                        (Some(_), None) => Ok(Value::Bool(false)),
+                        (None, None) => missing(&accounts_missing(facts)),
+                    },
+                },
+                _ => {
+                    // `server.KIND_accounts` counts, `server.KIND_accounts_list`
+                    // renders them.
+                    let (kind, list) = match name.strip_suffix("_list") {
+                        Some(k) => (k, true),
+                        None => (name, false),
+                    };
+                    let Some(server) = &facts.server else {
+                        return missing("no server facts");
+                    };
+                    let Some(a) = &server.accounts else {
+                        return missing(&accounts_missing(facts));
+                    };
+                    let accounts = match kind {
+                        "anonymous_accounts" => &a.anonymous,
+                        "passwordless_accounts" => &a.without_password,
+                        "any_host_accounts" => &a.any_host,
+                        "remote_root_accounts" => &a.remote_root,
+                        _ => return missing("not a server fact"),
+                    };
+                    Ok(if list {
+                        Value::Str(account_list(accounts))
+                    } else {
+                        Value::Num(accounts.len() as f64)
+                    })
+                }
             },
             Namespace::Profile => {
                 let p = self.input.profile;
@@ -544,9 +675,20 @@ impl Scope for FactScope<'_> {
             None => Err(EvalError::missing(fact, "no host facts")),
             Some(h) => match h.sysctl.get(name) {
                 Some(v) => Ok(Value::text(v.clone(), fact)),
+                None if h.sysctl.is_empty() => {
+                    Err(EvalError::missing(fact, "no sysctl values collected"))
+                }
                 None => Err(EvalError::missing(fact, "the kernel does not report it")),
             },
         }
+    }
+
+    fn sysctl_absent(&mut self, name: &str) -> bool {
+        self.input
+            .facts
+            .host
+            .as_ref()
+            .is_some_and(|h| !h.sysctl.is_empty() && !h.sysctl.contains_key(name))
     }
 
     fn engine(&mut self, engine: &str, figure: EngineFigure) -> Result<Value, EvalError> {
@@ -646,7 +788,7 @@ mod tests {
         let ev = eval_when("host.server_nofile > 0", Some(HostFacts::default()));
         assert_eq!(
             ev.not_applicable[0].reason,
-            "needs host.server_nofile (the server process limits were not read)"
+            "needs host.server_nofile (the server process's open-files limit is unknown)"
         );
     }
 }

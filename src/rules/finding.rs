@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::schema::{Confidence, Family, Severity, Source};
+use super::schema::{Confidence, Family, Setting, Severity, Source};
 use crate::facts::SourceLocation;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -45,6 +45,14 @@ pub struct Recommendation {
     /// The rule that recommends it.
     pub code: String,
     pub rationale: String,
+}
+
+impl Recommendation {
+    /// What the recommendation sets: a server variable, a sysctl key, a
+    /// resource limit or another host setting (generators split on this).
+    pub fn setting(&self) -> Setting<'_> {
+        Setting::parse(&self.variable)
+    }
 }
 
 /// A rule that did not run to a verdict, and why ("needs host.memory (no

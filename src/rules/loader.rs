@@ -18,8 +18,8 @@ use super::builtin::BUILTIN_RULE_FILES;
 use super::expr::{self, CheckEnv, ExprError, Namespace, Type};
 use super::profile::{Durability, Workload};
 use super::schema::{
-    Applies, Compiled, Confidence, Family, ProfileScope, Recommend, Rule, Severity, Source,
-    ValueFormat, VersionRange,
+    Applies, Compiled, Confidence, Family, HOST_SETTINGS, LIMIT_ITEMS, ProfileScope, Recommend,
+    Rule, Severity, Source, ValueFormat, VersionRange,
 };
 use super::template::Template;
 use crate::facts::SourceLocation;
@@ -290,6 +290,48 @@ pub fn canonical_variable(s: &str) -> Option<String> {
     .then_some(c)
 }
 
+/// A recommended name: a server variable ([`canonical_variable`]) or a
+/// namespaced host setting (`sysctl:net.core.somaxconn`, `limit:nofile`,
+/// `host:thp`; see [`super::schema::Setting`]). Sysctl keys keep their dots
+/// and dashes (`fs.file-max`) and are lowercased.
+pub fn canonical_setting(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    let Some((ns, key)) = s.split_once(':') else {
+        return canonical_variable(s).ok_or_else(|| format!("'{s}' is not a variable name"));
+    };
+    let key = key.trim().to_ascii_lowercase();
+    match ns.trim() {
+        "sysctl" => {
+            let ok = key.contains('.')
+                && !key.starts_with('.')
+                && !key.ends_with('.')
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b));
+            if ok {
+                Ok(format!("sysctl:{key}"))
+            } else {
+                Err(format!(
+                    "'{key}' is not a sysctl key (expected a dotted name such as net.core.somaxconn)"
+                ))
+            }
+        }
+        "limit" if LIMIT_ITEMS.contains(&key.as_str()) => Ok(format!("limit:{key}")),
+        "limit" => Err(format!(
+            "unknown limit '{key}' (expected {})",
+            LIMIT_ITEMS.join(", ")
+        )),
+        "host" if HOST_SETTINGS.contains(&key.as_str()) => Ok(format!("host:{key}")),
+        "host" => Err(format!(
+            "unknown host setting '{key}' (expected {})",
+            HOST_SETTINGS.join(", ")
+        )),
+        other => Err(format!(
+            "unknown setting namespace '{other}:' (expected a server variable, sysctl:KEY, limit:ITEM or host:NAME)"
+        )),
+    }
+}
+
 fn parse_field<T: std::str::FromStr<Err = String>>(
     idx: &LineIndex,
     s: &Spanned<String>,
@@ -444,12 +486,8 @@ fn build_rule(
     let mut recommend = Vec::new();
     for r in &raw.recommend {
         let r = r.get_ref();
-        let variable = canonical_variable(r.variable.get_ref()).ok_or_else(|| {
-            idx.err(
-                r.variable.span().start,
-                format!("'{}' is not a variable name", r.variable.get_ref()),
-            )
-        })?;
+        let variable = canonical_setting(r.variable.get_ref())
+            .map_err(|e| idx.err(r.variable.span().start, e))?;
         let (value, t) = compile(idx, &r.value, &env)?;
         if t == Type::Version {
             return Err(idx.err(
@@ -494,12 +532,7 @@ fn build_rule(
     }
 
     let variable = match &raw.variable {
-        Some(v) => Some(canonical_variable(v.get_ref()).ok_or_else(|| {
-            idx.err(
-                v.span().start,
-                format!("'{}' is not a variable name", v.get_ref()),
-            )
-        })?),
+        Some(v) => Some(canonical_setting(v.get_ref()).map_err(|e| idx.err(v.span().start, e))?),
         None => None,
     };
 

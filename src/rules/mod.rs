@@ -24,4 +24,4 @@ pub use evaluate::{Defaults, EvalInput};
 pub use finding::{Evaluation, Finding, NotApplicable, Recommendation};
 pub use loader::{RuleError, RuleSet};
 pub use profile::{Durability, Profile, Workload};
-pub use schema::{Confidence, Family, Rule, Severity};
+pub use schema::{Confidence, Family, Rule, Setting, Severity};

@@ -471,10 +471,61 @@ impl fmt::Display for ProfileScope {
     }
 }
 
+/// What a recommended (or `variable`) name sets. A plain name is a server
+/// variable; a name with a namespace prefix is a host setting, which
+/// `check` compares with the host facts and `gen-sysctl` / `gen-limits`
+/// write instead of my.cnf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting<'a> {
+    /// `innodb_buffer_pool_size`: a server variable (my.cnf).
+    Server(&'a str),
+    /// `sysctl:net.core.somaxconn`: a kernel setting (sysctl.conf), by its
+    /// dotted key.
+    Sysctl(&'a str),
+    /// `limit:nofile`: a resource limit of the server process (limits.conf
+    /// item, systemd `LimitNOFILE=`); one of [`LIMIT_ITEMS`].
+    Limit(&'a str),
+    /// `host:thp`: another host setting; one of [`HOST_SETTINGS`].
+    Host(&'a str),
+}
+
+/// Resource limits a rule may recommend (`limit:ITEM`), named as in
+/// limits.conf.
+pub const LIMIT_ITEMS: &[&str] = &["nofile", "nproc", "memlock", "core"];
+
+/// Other host settings a rule may recommend (`host:NAME`): `thp` is the
+/// transparent huge pages mode (`/sys/kernel/mm/transparent_hugepage/enabled`),
+/// `io_scheduler` the I/O scheduler of the datadir's block device.
+pub const HOST_SETTINGS: &[&str] = &["thp", "io_scheduler"];
+
+impl<'a> Setting<'a> {
+    /// Split a canonical name (as the loader stores it) at its namespace.
+    pub fn parse(name: &'a str) -> Setting<'a> {
+        match name.split_once(':') {
+            Some(("sysctl", k)) => Setting::Sysctl(k),
+            Some(("limit", k)) => Setting::Limit(k),
+            Some(("host", k)) => Setting::Host(k),
+            _ => Setting::Server(name),
+        }
+    }
+
+    /// The name inside the namespace (`net.core.somaxconn`, `nofile`).
+    pub fn key(self) -> &'a str {
+        match self {
+            Setting::Server(k) | Setting::Sysctl(k) | Setting::Limit(k) | Setting::Host(k) => k,
+        }
+    }
+
+    pub fn is_server(self) -> bool {
+        matches!(self, Setting::Server(_))
+    }
+}
+
 /// One recommended setting.
 #[derive(Debug, Clone, Serialize)]
 pub struct Recommend {
-    /// Canonical variable name (lowercase, underscores).
+    /// Canonical variable name (lowercase, underscores), or a namespaced
+    /// host setting (`sysctl:net.core.somaxconn`, see [`Setting`]).
     pub variable: String,
     pub value: Compiled,
     #[serde(skip_serializing_if = "ProfileScope::is_empty")]

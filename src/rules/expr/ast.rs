@@ -97,10 +97,11 @@ pub enum Func {
     Bool,
     EngineTables,
     EngineBytes,
+    Field,
 }
 
 impl Func {
-    pub const ALL: [Func; 17] = [
+    pub const ALL: [Func; 18] = [
         Func::Min,
         Func::Max,
         Func::Clamp,
@@ -118,6 +119,7 @@ impl Func {
         Func::Bool,
         Func::EngineTables,
         Func::EngineBytes,
+        Func::Field,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -139,6 +141,7 @@ impl Func {
             Func::Bool => "bool",
             Func::EngineTables => "engine_tables",
             Func::EngineBytes => "engine_bytes",
+            Func::Field => "field",
         }
     }
 

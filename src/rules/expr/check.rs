@@ -19,8 +19,10 @@ pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
     ("numa_nodes", Type::Num, &[]),
     ("thp", Type::Str, &["always", "madvise", "never"]),
     ("kernel", Type::Str, &[]),
+    ("io_scheduler", Type::Str, &[]),
     ("server_nofile", Type::Num, &[]),
     ("server_nofile_hard", Type::Num, &[]),
+    ("server_nproc", Type::Num, &[]),
 ];
 pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
@@ -28,6 +30,15 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("uptime", Type::Num, &[]),
     ("is_local", Type::Bool, &[]),
     ("innodb_data", Type::Num, &[]),
+    ("grant_tables_skipped", Type::Bool, &[]),
+    ("anonymous_accounts", Type::Num, &[]),
+    ("anonymous_accounts_list", Type::Str, &[]),
+    ("passwordless_accounts", Type::Num, &[]),
+    ("passwordless_accounts_list", Type::Str, &[]),
+    ("any_host_accounts", Type::Num, &[]),
+    ("any_host_accounts_list", Type::Str, &[]),
+    ("remote_root_accounts", Type::Num, &[]),
+    ("remote_root_accounts_list", Type::Str, &[]),
 ];
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
@@ -326,14 +337,34 @@ fn call(e: &Expr, func: Func, args: &[Expr], env: &CheckEnv) -> Result<Type, Exp
             unify(&args[2], ta, tb, &name)
         }
         Func::Sysctl => {
-            arity(e, func, args, 1, 1)?;
-            match &args[0].kind {
-                ExprKind::Str(_) => Ok(Type::Dyn),
-                _ => Err(ExprError::new(
+            arity(e, func, args, 1, 2)?;
+            if !matches!(&args[0].kind, ExprKind::Str(_)) {
+                return Err(ExprError::new(
                     args[0].span,
                     "sysctl() takes a quoted name, e.g. sysctl(\"net.core.somaxconn\")",
-                )),
+                ));
             }
+            // The optional default, for a key the kernel does not have.
+            if let Some(d) = args.get(1) {
+                check(d, env)?;
+            }
+            Ok(Type::Dyn)
+        }
+        Func::Field => {
+            arity(e, func, args, 2, 2)?;
+            let t = check(&args[0], env)?;
+            if !matches!(t, Type::Dyn | Type::Str) {
+                return Err(ExprError::new(
+                    args[0].span,
+                    format!(
+                        "type error: field() splits a string or a server value, found {}",
+                        t.describe()
+                    ),
+                ));
+            }
+            let n = check(&args[1], env)?;
+            want(&args[1], n, Type::Num, &name)?;
+            Ok(Type::Dyn)
         }
         Func::EngineTables | Func::EngineBytes => {
             arity(e, func, args, 1, 1)?;

@@ -11,6 +11,12 @@ use super::value::{EvalError, Value};
 pub trait Scope {
     fn fact(&mut self, r: &FactRef) -> Result<Value, EvalError>;
     fn sysctl(&mut self, name: &str) -> Result<Value, EvalError>;
+    /// True when the kernel's settings were read and `name` is not among
+    /// them (removed or not built in), so `sysctl(name, default)` may use
+    /// its default. False when nothing is known about the kernel.
+    fn sysctl_absent(&mut self, _name: &str) -> bool {
+        false
+    }
     /// `engine_tables("MyISAM")` / `engine_bytes("InnoDB")`: a figure of the
     /// server's data-size summary for one storage engine (any case), `"*"`
     /// for all engines. An engine the summary does not list has 0; a missing
@@ -257,10 +263,39 @@ fn call(func: Func, args: &[Expr], scope: &mut dyn Scope) -> Result<Value, EvalE
                 eval(&args[2], scope)
             }
         }
-        Func::Sysctl => match &args[0].kind {
-            ExprKind::Str(name) => scope.sysctl(name),
-            _ => Err(EvalError::Invalid("sysctl() takes a quoted name".into())),
-        },
+        Func::Sysctl => {
+            let ExprKind::Str(name) = &args[0].kind else {
+                return Err(EvalError::Invalid("sysctl() takes a quoted name".into()));
+            };
+            match (scope.sysctl(name), args.get(1)) {
+                (Err(EvalError::Missing { .. }), Some(default)) if scope.sysctl_absent(name) => {
+                    eval(default, scope)
+                }
+                (r, _) => r,
+            }
+        }
+        Func::Field => {
+            let v = eval(&args[0], scope)?;
+            let n = eval(&args[1], scope)?.as_num()?;
+            let text = v.as_text();
+            let origin = match &v {
+                Value::Text { origin, .. } => origin.clone(),
+                _ => "field()".to_string(),
+            };
+            if n < 1.0 || n.fract() != 0.0 {
+                return Err(EvalError::Invalid(format!(
+                    "field() counts from 1, found {}",
+                    super::value::format_num(n)
+                )));
+            }
+            match text.split_whitespace().nth(n as usize - 1) {
+                Some(f) => Ok(Value::text(f, format!("field {} of {origin}", n as usize))),
+                None => Err(EvalError::Invalid(format!(
+                    "{origin} = '{text}' has no field {}",
+                    n as usize
+                ))),
+            }
+        }
         Func::EngineTables | Func::EngineBytes => match &args[0].kind {
             ExprKind::Str(name) => {
                 let figure = if func == Func::EngineTables {

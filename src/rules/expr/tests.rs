@@ -311,3 +311,35 @@ fn lets_and_recs_resolve_in_their_environments() {
     let e = compile("rec.other", &env).unwrap_err();
     assert!(e.message.contains("recommends no 'other'"), "{}", e.message);
 }
+
+#[test]
+fn field_splits_on_whitespace_and_counts_from_one() {
+    assert_eq!(num(r#"num(field("32768 60999", 2))"#), 60999.0);
+    assert_eq!(
+        num(r#"num(field(sysctl("net.core.somaxconn"), 1))"#),
+        4096.0
+    );
+    assert!(truth(r#"field("4096 87380 6291456", 3) == 6291456"#));
+    let e = run(r#"field("32768", 2)"#).unwrap_err();
+    assert_eq!(e.to_string(), "field() = '32768' has no field 2");
+    let e = run(r#"field("1 2", 0)"#).unwrap_err();
+    assert_eq!(e.to_string(), "field() counts from 1, found 0");
+    assert!(
+        compile_err("field(1, 1)")
+            .1
+            .contains("field() splits a string")
+    );
+}
+
+#[test]
+fn sysctl_default_needs_a_scope_that_read_the_kernel() {
+    // The test scope cannot tell "absent" from "unknown": no default.
+    let e = run(r#"sysctl("net.ipv4.tcp_tw_recycle", 0)"#).unwrap_err();
+    assert!(matches!(e, EvalError::Missing { .. }), "{e}");
+    assert_eq!(num(r#"num(sysctl("net.core.somaxconn", 0))"#), 4096.0);
+    assert!(
+        compile_err(r#"sysctl("a.b", 1, 2)"#)
+            .1
+            .contains("takes 1 to 2")
+    );
+}

@@ -1,0 +1,148 @@
+//! SARIF 2.1.0 (the OASIS static-analysis format that code-scanning
+//! services ingest): one run, the rules that produced findings as
+//! `tool.driver.rules` (name, summary, rationale as help, first source URL as
+//! helpUri), one result per finding with its file:line region. Severity maps
+//! to SARIF levels one to one (crit error, warn warning, info note).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::rules::{Finding, Severity};
+
+pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Crit => "error",
+        Severity::Warn => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A relative path as a URI reference (forward slashes, reserved bytes
+/// percent-encoded); an absolute path as a `file://` URI.
+pub fn path_uri(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    let s = s.strip_prefix("./").unwrap_or(&s).to_string();
+    let mut out = String::new();
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    if p.is_absolute() {
+        format!("file://{out}")
+    } else {
+        out
+    }
+}
+
+/// The SARIF log for `findings`.
+pub fn render(findings: &[Finding]) -> String {
+    // One rule descriptor per code, in code order.
+    let mut rules: BTreeMap<&str, &Finding> = BTreeMap::new();
+    for f in findings {
+        rules.entry(f.code.as_str()).or_insert(f);
+    }
+    let index: BTreeMap<&str, usize> = rules.keys().enumerate().map(|(i, c)| (*c, i)).collect();
+    let descriptors: Vec<Value> = rules
+        .values()
+        .map(|f| {
+            let mut d = json!({
+                "id": f.code,
+                "name": f.name,
+                "shortDescription": { "text": f.name.replace('-', " ") },
+                "fullDescription": { "text": f.rationale },
+                "help": {
+                    "text": f.rationale,
+                    "markdown": help_markdown(f),
+                },
+                "defaultConfiguration": { "level": level(f.severity) },
+                "properties": {
+                    "tags": f.tags,
+                    "family": f.family.as_str(),
+                },
+            });
+            if let Some(url) = f.sources.iter().find_map(|s| s.url.as_deref()) {
+                d["helpUri"] = json!(url);
+            }
+            d
+        })
+        .collect();
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            let mut r = json!({
+                "ruleId": f.code,
+                "ruleIndex": index[f.code.as_str()],
+                "level": level(f.severity),
+                "message": { "text": f.message },
+                "properties": { "confidence": f.confidence.as_str() },
+            });
+            if let Some(loc) = &f.location {
+                let mut region = json!({ "startLine": loc.line.max(1) });
+                if loc.column > 0 {
+                    region["startColumn"] = json!(loc.column);
+                }
+                r["locations"] = json!([{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": path_uri(&loc.file) },
+                        "region": region,
+                    }
+                }]);
+            }
+            for (key, v) in [
+                ("variable", &f.variable),
+                ("current", &f.current),
+                ("recommended", &f.recommended),
+            ] {
+                if let Some(v) = v {
+                    r["properties"][key] = json!(v);
+                }
+            }
+            r
+        })
+        .collect();
+    let log = json!({
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "mytune",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "semanticVersion": env!("CARGO_PKG_VERSION"),
+                    "rules": descriptors,
+                }
+            },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    });
+    serde_json::to_string_pretty(&log).expect("SARIF always serializes") + "\n"
+}
+
+fn help_markdown(f: &Finding) -> String {
+    let mut s = format!("**{}** ({})\n\n{}\n", f.name, f.code, f.rationale);
+    if !f.sources.is_empty() {
+        s.push_str("\nSources:\n");
+        for src in &f.sources {
+            let label = match (&src.title, &src.seed, &src.section) {
+                (Some(t), _, _) => t.clone(),
+                (None, Some(seed), Some(sec)) => format!("seed {seed}, {sec}"),
+                (None, Some(seed), None) => format!("seed {seed}"),
+                _ => "manual".to_string(),
+            };
+            match &src.url {
+                Some(u) => s.push_str(&format!("- [{label}]({u})\n")),
+                None => s.push_str(&format!("- {label}\n")),
+            }
+        }
+    }
+    s
+}
