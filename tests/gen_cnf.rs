@@ -226,7 +226,10 @@ fn a_base_file_keeps_its_lines() {
     let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
     let base = "# mine\n[mysqld]\ndatadir = /srv/db   # keep\ninnodb_buffer_pool_size = 128M\n";
     let text = generate::cnf::render(&plan, &[], Some(base), false).unwrap();
-    assert!(text.starts_with("# mine\n[mysqld]\ndatadir = /srv/db   # keep\n"), "{text}");
+    assert!(
+        text.starts_with("# mine\n[mysqld]\ndatadir = /srv/db   # keep\n"),
+        "{text}"
+    );
     assert!(!text.contains("= 128M"), "{text}");
     assert_eq!(text.matches("innodb_buffer_pool_size").count(), 1, "{text}");
 }

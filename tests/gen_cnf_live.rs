@@ -53,7 +53,9 @@ fn check_boots_with_every_value(args: &[&str]) {
     let Some(server) = mariadb::TestServer::start(&text) else {
         return;
     };
-    let rows = server.sql("SHOW GLOBAL VARIABLES").expect("SHOW GLOBAL VARIABLES");
+    let rows = server
+        .sql("SHOW GLOBAL VARIABLES")
+        .expect("SHOW GLOBAL VARIABLES");
     let live: BTreeMap<String, String> = rows
         .lines()
         .filter_map(|l| l.split_once('\t'))

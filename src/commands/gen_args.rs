@@ -176,8 +176,7 @@ fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
             .context("cannot read the snapshot from standard input")?;
         s
     } else {
-        std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
     };
     Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }

@@ -38,8 +38,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
             let loaded = cnf::load(p).with_context(|| format!("cannot read {}", p.display()))?;
             let mut facts = pre.facts.clone();
             facts.config = Some(loaded.effective(&cnf::server_groups(&pre.plan.target)));
-            let plan =
-                generate::plan::build(&pre.rules, &facts, &pre.profile, pre.plan.target)?;
+            let plan = generate::plan::build(&pre.rules, &facts, &pre.profile, pre.plan.target)?;
             super::gen_args::Resolved { facts, plan, ..pre }
         }
     };

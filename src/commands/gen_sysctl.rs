@@ -24,7 +24,8 @@ pub struct GenSysctlArgs {
 pub fn run(args: &GenSysctlArgs) -> anyhow::Result<ExitCode> {
     let r = args.common.resolve("gen-sysctl")?;
     let read = generate::sysctl::read_by_rules(&r.rules);
-    let file = generate::sysctl::render(&r.plan, r.facts.host.as_ref(), &read, args.all, &r.header)?;
+    let file =
+        generate::sysctl::render(&r.plan, r.facts.host.as_ref(), &read, args.all, &r.header)?;
     std::io::stdout()
         .lock()
         .write_all(file.text.as_bytes())

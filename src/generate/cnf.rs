@@ -54,14 +54,13 @@ pub fn checked_settings(plan: &Plan) -> Result<Vec<(String, String, &Setting)>, 
                 target: plan.target.to_string(),
             })?;
         let value = file_value(&info.kind, &s.value);
-        info.check_value(&value)
-            .map_err(|e| GenError::BadValue {
-                code: s.code.clone(),
-                variable: s.name.clone(),
-                value: value.clone(),
-                target: plan.target.to_string(),
-                message: e.message,
-            })?;
+        info.check_value(&value).map_err(|e| GenError::BadValue {
+            code: s.code.clone(),
+            variable: s.name.clone(),
+            value: value.clone(),
+            target: plan.target.to_string(),
+            message: e.message,
+        })?;
         out.push((info.name.clone(), value, s));
     }
     Ok(out)
@@ -73,12 +72,20 @@ fn comment_for(s: &Setting, kind: &VarKind, from_server: bool) -> String {
     match &s.baseline {
         Some(b) if s.unchanged() => text.push_str(&format!(
             " ({} already {})",
-            if from_server { "the server has" } else { "the default is" },
+            if from_server {
+                "the server has"
+            } else {
+                "the default is"
+            },
             file_value(kind, b)
         )),
         Some(b) => text.push_str(&format!(
             " ({} {})",
-            if from_server { "the server has" } else { "default" },
+            if from_server {
+                "the server has"
+            } else {
+                "default"
+            },
             file_value(kind, b)
         )),
         None => {}
@@ -113,7 +120,10 @@ pub fn render(
         }
     };
     for (name, value, s) in settings {
-        let kind = catalog.get(&name).map(|v| v.kind.clone()).unwrap_or(VarKind::String);
+        let kind = catalog
+            .get(&name)
+            .map(|v| v.kind.clone())
+            .unwrap_or(VarKind::String);
         let comment = comment_for(s, &kind, from_server);
         doc.set(group, &name, Some(&value), Some(&comment))
             .map_err(|e| GenError::Unwritable {

@@ -100,7 +100,11 @@ fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
             }
         }
     }
-    fallbacks.iter().map(Path::new).find(|p| p.is_file()).map(Path::to_path_buf)
+    fallbacks
+        .iter()
+        .map(Path::new)
+        .find(|p| p.is_file())
+        .map(Path::to_path_buf)
 }
 
 #[cfg(test)]

@@ -32,7 +32,9 @@ pub enum GenError {
     #[error(transparent)]
     Catalog(#[from] crate::catalog::CatalogError),
     /// A rule recommended a value the target would refuse or change.
-    #[error("{code} recommends {variable} = {value}, which {target} does not accept as is: {message}")]
+    #[error(
+        "{code} recommends {variable} = {value}, which {target} does not accept as is: {message}"
+    )]
     BadValue {
         code: String,
         variable: String,
@@ -52,7 +54,10 @@ pub enum GenError {
         "the rules do not agree on a configuration after {rounds} rounds; still changing: {}",
         changing.join(", ")
     )]
-    NotConverged { rounds: usize, changing: Vec<String> },
+    NotConverged {
+        rounds: usize,
+        changing: Vec<String>,
+    },
     /// A rule recommended an OS setting that is never safe to write.
     #[error("{code} recommends {setting} = {value}: {why}; mytune never writes it")]
     Unsafe {
@@ -131,7 +136,10 @@ mod tests {
     #[test]
     fn first_sentence_stops_at_a_full_stop() {
         assert_eq!(first_sentence("One. Two."), "One.");
-        assert_eq!(first_sentence("Sizes 1.5G differ. More"), "Sizes 1.5G differ.");
+        assert_eq!(
+            first_sentence("Sizes 1.5G differ. More"),
+            "Sizes 1.5G differ."
+        );
         assert_eq!(first_sentence("No stop"), "No stop");
     }
 }

@@ -80,7 +80,10 @@ impl Plan {
 
     /// Settings of one namespace (`SYSCTL_PREFIX`, `LIMIT_PREFIX`) with the
     /// name after the prefix.
-    pub fn namespaced<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Setting)> {
+    pub fn namespaced<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = (&'a str, &'a Setting)> {
         self.settings
             .values()
             .filter_map(move |s| s.name.strip_prefix(prefix).map(|n| (n, s)))
@@ -168,7 +171,11 @@ pub fn build(
 }
 
 /// The value a setting has before the plan changes it.
-fn baseline_of(facts: &Facts, name: &str, defaults: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn baseline_of(
+    facts: &Facts,
+    name: &str,
+    defaults: &dyn Fn(&str) -> Option<String>,
+) -> Option<String> {
     if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
         return facts.host.as_ref().and_then(|h| h.sysctl.get(key).cloned());
     }

@@ -68,7 +68,9 @@ fn check(key: &str, s: &Setting) -> Result<String, GenError> {
         why: why.into(),
     };
     if !valid_key(key) {
-        return Err(unwritable("not a sysctl name (dotted, letters, digits, _ and -)"));
+        return Err(unwritable(
+            "not a sysctl name (dotted, letters, digits, _ and -)",
+        ));
     }
     if value.is_empty() || value.contains(['#', ';', '=']) {
         return Err(unwritable("not a value sysctl.d can hold"));
@@ -117,7 +119,10 @@ pub fn render(
     for h in header {
         comment(&mut text, h);
     }
-    comment(&mut text, &format!("Install as {SYSCTL_PATH}, then: sysctl --system"));
+    comment(
+        &mut text,
+        &format!("Install as {SYSCTL_PATH}, then: sysctl --system"),
+    );
     let host_value = |key: &str| host.and_then(|h| h.sysctl.get(key)).cloned();
 
     let mut written = BTreeSet::new();
@@ -134,7 +139,10 @@ pub fn render(
             Some(c) => format!(" (host: {})", normalize_value(c)),
             None => String::new(),
         };
-        comment(&mut text, &format!("{} {}: {}{was}", s.code, s.rule_name, s.why));
+        comment(
+            &mut text,
+            &format!("{} {}: {}{was}", s.code, s.rule_name, s.why),
+        );
         text.push_str(&format!("{key} = {value}\n"));
         written.insert(key.to_string());
     }
@@ -153,12 +161,18 @@ pub fn render(
         text.push('\n');
         comment(
             &mut text,
-            &format!("already met by the host (left out; --all writes them): {}", met.join(", ")),
+            &format!(
+                "already met by the host (left out; --all writes them): {}",
+                met.join(", ")
+            ),
         );
     }
     if written.is_empty() {
         text.push('\n');
-        comment(&mut text, "no rule recommends a kernel parameter for this host and profile");
+        comment(
+            &mut text,
+            "no rule recommends a kernel parameter for this host and profile",
+        );
     }
     Ok(GeneratedFile {
         path: SYSCTL_PATH.into(),
@@ -206,7 +220,8 @@ mod tests {
 
     #[test]
     fn parses_like_sysctl_p() {
-        let p = parse("# c\n; c\n\nnet.core.somaxconn = 4096\n-net/ipv4/tcp_fin_timeout=10\n").unwrap();
+        let p =
+            parse("# c\n; c\n\nnet.core.somaxconn = 4096\n-net/ipv4/tcp_fin_timeout=10\n").unwrap();
         assert_eq!(
             p,
             vec![
