@@ -98,3 +98,32 @@ fn relaxed_oltp_profile_boots_with_every_value() {
         "500",
     ]);
 }
+
+#[test]
+fn from_server_starts_from_the_live_values() {
+    let Some(server) = mariadb::TestServer::start("max_connections = 60") else {
+        return;
+    };
+    let socket = server.socket.to_str().unwrap().to_string();
+    let text = gen_cnf(&[
+        "--from-server",
+        "--no-defaults",
+        "-S",
+        &socket,
+        "-u",
+        "root",
+        "--memory",
+        "2G",
+    ]);
+    assert!(text.contains("for mariadb-10.11"), "{text}");
+    assert!(text.contains("Starting from the live values"), "{text}");
+    // The harness runs a 32M buffer pool; 70% of 2G is recommended instead,
+    // and the comment says what the server has now.
+    assert!(
+        text.contains("\ninnodb_buffer_pool_size = 1408M\n"),
+        "{text}"
+    );
+    assert!(text.contains("(the server has 32M)"), "{text}");
+    // Only what a rule recommends: the live max_connections stays out.
+    assert!(!text.contains("max_connections ="), "{text}");
+}

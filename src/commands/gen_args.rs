@@ -72,7 +72,7 @@ pub struct Resolved {
 }
 
 impl GenArgs {
-    fn description(&self) -> HostDescription {
+    pub fn description(&self) -> HostDescription {
         HostDescription {
             memory_bytes: self.memory,
             cpus: self.cpus,
@@ -92,13 +92,15 @@ impl GenArgs {
         }
     }
 
-    /// Load rules and facts, pick the target, build the plan.
-    pub fn resolve(&self, command: &str) -> anyhow::Result<Resolved> {
+    /// Load rules and facts, pick the target, build the plan. `live`: facts
+    /// just collected from a server (`--from-server`).
+    pub fn resolve(&self, command: &str, live: Option<Facts>) -> anyhow::Result<Resolved> {
         let rules = RuleSet::load(self.rules.as_deref())?;
         let desc = self.description();
-        let mut facts = match &self.from_snapshot {
-            Some(path) => read_snapshot(path)?,
-            None => Facts::default(),
+        let mut facts = match (live, &self.from_snapshot) {
+            (Some(f), _) => f,
+            (None, Some(path)) => read_snapshot(path)?,
+            (None, None) => Facts::default(),
         };
         facts.host = match facts.host.take() {
             Some(h) if desc.is_empty() => Some(h),
@@ -153,7 +155,7 @@ impl GenArgs {
         ];
         if let Some(s) = &facts.server {
             header.push(format!(
-                "Starting from the live values of {} {} (snapshot); only what a rule recommends is set.",
+                "Starting from the live values of {} {}; only what a rule recommends is set.",
                 s.flavor, s.version
             ));
         }

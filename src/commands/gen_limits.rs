@@ -30,7 +30,7 @@ pub struct GenLimitsArgs {
 }
 
 pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
-    let r = args.common.resolve("gen-limits")?;
+    let r = args.common.resolve("gen-limits", None)?;
     let mut opts = LimitsOptions::for_target(&r.plan.target);
     opts.user = args.user.clone();
     if let Some(u) = &args.unit {

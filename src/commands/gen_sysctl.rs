@@ -22,7 +22,7 @@ pub struct GenSysctlArgs {
 }
 
 pub fn run(args: &GenSysctlArgs) -> anyhow::Result<ExitCode> {
-    let r = args.common.resolve("gen-sysctl")?;
+    let r = args.common.resolve("gen-sysctl", None)?;
     let read = generate::sysctl::read_by_rules(&r.rules);
     let file =
         generate::sysctl::render(&r.plan, r.facts.host.as_ref(), &read, args.all, &r.header)?;
