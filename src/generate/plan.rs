@@ -96,7 +96,8 @@ impl Plan {
 
 /// Evaluate `rules` on `facts` for `target` until the recommendations stop
 /// changing. Variable defaults and "does the target have it" come from the
-/// target's variable catalog; namespaced OS settings are always kept.
+/// target's variable catalog; namespaced OS settings (`sysctl:`, `limit:`,
+/// `host:`) are always kept.
 pub fn build(
     rules: &RuleSet,
     facts: &Facts,
@@ -107,9 +108,10 @@ pub fn build(
     let target = facts.server.as_ref().map_or(target, |s| s.target());
     let catalog = Catalog::for_target(&target)?;
     let defaults = |name: &str| catalog.get(name).and_then(|v| v.default.clone());
+    // Namespaced names (`sysctl:`, `limit:`, `host:`) are OS settings, not
+    // server variables: the catalog does not judge them.
     let known = |name: &str| {
-        name.starts_with(SYSCTL_PREFIX)
-            || name.starts_with(LIMIT_PREFIX)
+        name.contains(':')
             || catalog
                 .get(name)
                 .is_some_and(|v| !v.status_at(target.version).is_removed())
@@ -179,7 +181,7 @@ fn baseline_of(
     if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
         return facts.host.as_ref().and_then(|h| h.sysctl.get(key).cloned());
     }
-    if name.starts_with(LIMIT_PREFIX) {
+    if name.contains(':') {
         return None;
     }
     if let Some(s) = &facts.server {
@@ -193,7 +195,8 @@ fn baseline_of(
 
 /// Make the next round see `name = value`: a server variable when there are
 /// server facts (they win over option files), else an option-file value; a
-/// sysctl as the host's value. Limits have no fact to update.
+/// sysctl as the host's value. Other namespaced settings (limits, `host:`)
+/// have no fact to update.
 fn apply(facts: &mut Facts, name: &str, value: &str) {
     if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
         if let Some(h) = facts.host.as_mut() {
@@ -201,7 +204,7 @@ fn apply(facts: &mut Facts, name: &str, value: &str) {
         }
         return;
     }
-    if name.starts_with(LIMIT_PREFIX) {
+    if name.contains(':') {
         return;
     }
     if let Some(s) = facts.server.as_mut() {
