@@ -97,6 +97,11 @@ impl GenArgs {
     pub fn resolve(&self, command: &str, live: Option<Facts>) -> anyhow::Result<Resolved> {
         let rules = RuleSet::load(self.rules.as_deref())?;
         let desc = self.description();
+        let server_label = if live.is_some() {
+            "the live server"
+        } else {
+            "the snapshot's server"
+        };
         let mut facts = match (live, &self.from_snapshot) {
             (Some(f), _) => f,
             (None, Some(path)) => read_snapshot(path)?,
@@ -111,7 +116,7 @@ impl GenArgs {
             None => Some(generate::host::host_facts(&desc, &HostPaths::default())),
         };
         let (target, how) = match (&self.target, &facts.server) {
-            (_, Some(s)) => (s.target(), "the snapshot's server"),
+            (_, Some(s)) => (s.target(), server_label),
             (Some(t), None) => (*t, "--target"),
             (None, None) => match generate::host::installed_server() {
                 Some(t) => (t, "the server installed here"),
