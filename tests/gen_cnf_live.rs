@@ -134,7 +134,11 @@ fn from_server_starts_from_the_live_values() {
     let lines: Vec<&str> = text.lines().collect();
     for (i, l) in lines.iter().enumerate() {
         if l.contains(" = ") && !l.starts_with('#') {
-            let above = lines[..i].iter().rev().take_while(|l| l.starts_with('#')).last();
+            let above = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| l.starts_with('#'))
+                .last();
             assert!(above.is_some_and(|a| a.starts_with("# MT")), "{l}\n{text}");
         }
     }
