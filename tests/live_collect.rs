@@ -111,6 +111,17 @@ fn normal_collection_over_socket() {
         "1"
     );
 
+    // The binary reaches the same server with the harness's flags.
+    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("collect")
+        .args(server.mytune_args())
+        .env_remove("MYSQL_PWD")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cli = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+    assert_eq!(cli.server.unwrap().variables["max_connections"], "77");
+
     // Snapshot round trip: collect → JSON → load → equal.
     let json = facts.to_json();
     let back = Facts::from_json(&json).unwrap();
@@ -202,6 +213,35 @@ fn wrong_password_is_a_clear_error_with_exit_2() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("right-pass-123"));
+    let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+    assert!(facts.host.is_none(), "--no-host");
+
+    // A described host replaces the collected figures.
+    let o = mytune(&[
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "app",
+        "--password=right-pass-123",
+        "--memory",
+        "64G",
+        "--cpus",
+        "16",
+        "--disk",
+        "ssd",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+    let host = facts.host.unwrap();
+    assert_eq!(host.source, mytune::facts::host::HostSource::Described);
+    assert_eq!(host.memory.effective_bytes, 64 << 30);
+    assert_eq!(host.cpu.effective, 16);
+    assert_eq!(
+        host.datadir_disk.unwrap().kind,
+        mytune::facts::host::DiskKind::Ssd
+    );
 }
 
 #[test]
@@ -288,4 +328,237 @@ fn usage_only_account_gives_a_degraded_snapshot() {
         err.contains("skipped accounts: needs SELECT on mysql.global_priv"),
         "{err}"
     );
+}
+
+#[test]
+fn data_size_without_persistent_statistics_uses_information_schema() {
+    let Some(server) = TestServer::start("innodb_stats_persistent = OFF") else {
+        return;
+    };
+    server
+        .sql("CREATE DATABASE app; CREATE TABLE app.a (id INT) ENGINE=InnoDB; CREATE TABLE app.b (id INT) ENGINE=InnoDB; CREATE TABLE app.c (id INT) ENGINE=Aria")
+        .unwrap();
+    let facts = collect_with(&socket_config(&server, "root", None), None);
+    let ds = facts.server.unwrap().data_size.unwrap();
+    assert!(ds.complete);
+    assert_eq!(ds.engines["InnoDB"].tables, 2);
+    assert!(ds.engines["InnoDB"].data_bytes > 0);
+    assert_eq!(ds.engines["Aria"].tables, 1);
+}
+
+#[test]
+fn skip_grant_tables_is_reported() {
+    let Some(server) = TestServer::start("skip_grant_tables = ON") else {
+        return;
+    };
+    let facts = collect_with(&socket_config(&server, "anyone", None), None);
+    let s = facts.server.unwrap();
+    let accounts = s.accounts.expect("grant tables are readable by anyone now");
+    assert!(accounts.grant_tables_skipped);
+}
+
+/// Make a CA and a server certificate for 127.0.0.1 with the openssl CLI.
+fn make_certs(dir: &std::path::Path) -> Result<(), String> {
+    let run = |args: &[&str]| -> Result<(), String> {
+        let o = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .map_err(|e| format!("openssl: {e}"))?;
+        if o.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&o.stderr).into_owned())
+        }
+    };
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=mytune test CA",
+        "-keyout",
+        "ca-key.pem",
+        "-out",
+        "ca.pem",
+    ])?;
+    run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "server-key.pem",
+        "-out",
+        "server.csr",
+    ])?;
+    std::fs::write(dir.join("ext.cnf"), "subjectAltName = IP:127.0.0.1\n")
+        .map_err(|e| e.to_string())?;
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca-key.pem",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "ext.cnf",
+        "-out",
+        "server.pem",
+    ])?;
+    // A second, unrelated CA for the negative case.
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=other CA",
+        "-keyout",
+        "other-key.pem",
+        "-out",
+        "other.pem",
+    ])
+}
+
+#[test]
+fn tls_modes() {
+    let certs = tempfile::tempdir().unwrap();
+    if let Err(e) = make_certs(certs.path()) {
+        eprintln!("skipping TLS test: cannot make certificates: {e}");
+        return;
+    }
+    let p = |f: &str| certs.path().join(f).display().to_string();
+    let cnf = format!(
+        "ssl_ca = {}\nssl_cert = {}\nssl_key = {}\n",
+        p("ca.pem"),
+        p("server.pem"),
+        p("server-key.pem")
+    );
+    let Some(server) = TestServer::start(&cnf) else {
+        return;
+    };
+    let port = server.port.to_string();
+    let tcp = [
+        "-h",
+        "127.0.0.1",
+        "-P",
+        port.as_str(),
+        "-u",
+        "root",
+        "--no-host",
+    ];
+    for mode in [
+        vec!["--ssl-mode=REQUIRED"],
+        vec!["--ssl-mode=VERIFY_CA", "--ssl-ca", &p("ca.pem")],
+        vec!["--ssl-mode=VERIFY_IDENTITY", "--ssl-ca", &p("ca.pem")],
+    ] {
+        let o = mytune(&[&tcp[..], &mode[..]].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{mode:?}: {err}");
+        let facts = Facts::from_json(&String::from_utf8_lossy(&o.stdout)).unwrap();
+        let accepts: u64 = facts.server.unwrap().status["ssl_finished_accepts"]
+            .parse()
+            .unwrap();
+        assert!(accepts >= 1, "{mode:?}: the session used TLS");
+    }
+    // A certificate from another CA is refused.
+    let o = mytune(
+        &[
+            &tcp[..],
+            &["--ssl-mode=VERIFY_CA", "--ssl-ca", &p("other.pem")][..],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    // A server without TLS and --ssl-mode=REQUIRED: a clear error, exit 2.
+    let Some(plain) = TestServer::start("") else {
+        return;
+    };
+    let port = plain.port.to_string();
+    let o = mytune(&[
+        "-h",
+        "127.0.0.1",
+        "-P",
+        &port,
+        "-u",
+        "root",
+        "--ssl-mode=REQUIRED",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not offer TLS"), "{err}");
+}
+
+#[test]
+fn option_files_like_the_mysql_client() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    server
+        .sql("CREATE USER app@localhost IDENTIFIED BY 'file-pass-77'")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("client.cnf");
+    std::fs::write(
+        &cnf,
+        format!(
+            "[client]\nuser = app\npassword = file-pass-77\n[mytune]\nsocket = {}\n",
+            server.socket.display()
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mytune"))
+            .arg("collect")
+            .args(args)
+            .arg("--no-host")
+            .env_remove("MYSQL_PWD")
+            .output()
+            .unwrap()
+    };
+    let file = format!("--defaults-file={}", cnf.display());
+    let o = run(&[&file]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A flag beats the file: a wrong password from the command line fails.
+    let o = run(&[&file, "--password=not-this-one"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("Access denied for user 'app'"), "{err}");
+    assert!(
+        !err.contains("file-pass-77") && !err.contains("not-this-one"),
+        "{err}"
+    );
+    // --defaults-extra-file is read too (after the global files; a
+    // ~/.my.cnf with other [client] settings would win over it, as in mysql).
+    let extra = format!("--defaults-extra-file={}", cnf.display());
+    let o = run(&[&extra]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A broken option file is an error naming the place, exit 2.
+    let bad = dir.path().join("bad.cnf");
+    std::fs::write(&bad, "[client\nuser = app\n").unwrap();
+    let o = run(&[&format!("--defaults-file={}", bad.display())]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.cnf:1"), "{err}");
 }

@@ -19,7 +19,9 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::cnf;
 use crate::collect::host::is_loopback_host;
+use crate::target::Flavor;
 
 /// A password. Never printed: `Debug` shows `***` and there is no `Display`.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -131,6 +133,8 @@ pub struct FileSettings {
     pub port: Option<u16>,
     pub user: Option<String>,
     pub password: Option<Secret>,
+    /// A bare `password` line: prompt for it.
+    pub password_prompt: bool,
     pub socket: Option<PathBuf>,
     pub ssl_mode: Option<SslMode>,
     pub ssl_ca: Option<PathBuf>,
@@ -155,7 +159,17 @@ impl FileSettings {
                 )
             }
             "user" => self.user = Some(v.to_string()),
-            "password" => self.password = value.map(Secret::new),
+            // A bare `password` asks for it on the terminal, as in `mysql`.
+            "password" => match value {
+                Some(v) => {
+                    self.password = Some(Secret::new(v));
+                    self.password_prompt = false;
+                }
+                None => {
+                    self.password = None;
+                    self.password_prompt = true;
+                }
+            },
             "socket" => self.socket = Some(PathBuf::from(v)),
             "ssl_mode" => self.ssl_mode = Some(v.parse()?),
             "ssl_ca" => self.ssl_ca = Some(PathBuf::from(v)),
@@ -182,7 +196,10 @@ impl FileSettings {
         self.host = later.host.or(self.host.take());
         self.port = later.port.or(self.port);
         self.user = later.user.or(self.user.take());
-        self.password = later.password.or(self.password.take());
+        if later.password.is_some() || later.password_prompt {
+            self.password = later.password;
+            self.password_prompt = later.password_prompt;
+        }
         self.socket = later.socket.or(self.socket.take());
         self.ssl_mode = later.ssl_mode.or(self.ssl_mode);
         self.ssl_ca = later.ssl_ca.or(self.ssl_ca.take());
@@ -260,22 +277,43 @@ pub fn option_files(args: &ConnectArgs) -> Vec<PathBuf> {
     files
 }
 
-/// ADAPTER (switch to `crate::cnf::default_files()` when the cnf module
-/// lands): the files the `mysql` client reads by default.
+/// The files the `mysql` client reads by default.
 fn default_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = vec!["/etc/my.cnf".into(), "/etc/mysql/my.cnf".into()];
-    if let Some(home) = std::env::var_os("HOME") {
-        files.push(Path::new(&home).join(".my.cnf"));
-    }
-    files
+    cnf::default_files()
 }
 
-/// ADAPTER (switch to `crate::cnf`): the effective `[client]`/`[mytune]`
-/// options of one file and what it includes, as (canonical name, value)
-/// pairs in file order. Until the cnf module lands no file is parsed and an
-/// empty list is returned; the precedence logic around it is complete.
-fn client_options(_path: &Path) -> Result<Vec<(String, Option<String>)>, String> {
-    Ok(Vec::new())
+/// The groups read for connection settings. The flavor is not known before
+/// connecting, so MariaDB's list is used: it is MySQL's (`[client]`) plus
+/// `[client-server]` and `[client-mariadb]`; then `[mytune]`.
+pub fn client_groups() -> Vec<String> {
+    cnf::client_groups(Flavor::Mariadb, &["mytune"])
+}
+
+/// The `[client]`/`[mytune]` options of one file and what it includes, as
+/// (canonical name, value) pairs in reading order (the last one wins); a bare
+/// name has no value. Files that are writable by everyone are ignored, as
+/// the client ignores them; problems the client refuses to start with are
+/// errors naming file, line and column.
+fn client_options(path: &Path) -> Result<Vec<(String, Option<String>)>, String> {
+    let loaded = cnf::load(path).map_err(|e| e.to_string())?;
+    if let Some(e) = loaded.errors.iter().find(|e| e.kind.refused_by_server()) {
+        return Err(e.to_string());
+    }
+    let ignored: Vec<&Path> = loaded
+        .errors
+        .iter()
+        .filter(|e| e.kind == cnf::CnfErrorKind::WorldWritable)
+        .map(|e| e.location.file.as_path())
+        .collect();
+    let groups = client_groups();
+    Ok(loaded
+        .entries
+        .into_iter()
+        .filter(|e| groups.iter().any(|g| g == e.group_as_read()))
+        .filter(|e| !ignored.contains(&e.location.file.as_path()))
+        .filter(|e| matches!(e.modifier, cnf::Modifier::None | cnf::Modifier::Loose))
+        .map(|e| (e.name, e.value))
+        .collect())
 }
 
 /// Read the client settings of `files` (missing files are skipped, as the
@@ -317,7 +355,12 @@ pub fn resolve(
     let password = match &args.password {
         Some(Some(p)) => Some(p.clone()),
         Some(None) => Some(prompt()?),
-        None => env_password.or(files.password),
+        None => match (env_password, files.password) {
+            (Some(p), _) => Some(p),
+            (None, Some(p)) => Some(p),
+            (None, None) if files.password_prompt => Some(prompt()?),
+            (None, None) => None,
+        },
     };
     let host = args.host.clone().or(files.host);
     let port = args.port.or(files.port).unwrap_or(3306);
@@ -692,6 +735,92 @@ mod tests {
             ..Default::default()
         };
         assert!(option_files(&none).is_empty());
+    }
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn only(file: &Path) -> ConnectArgs {
+        ConnectArgs {
+            defaults_file: Some(file.to_path_buf()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn reads_client_and_mytune_groups_later_lines_winning() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = write(
+            dir.path(),
+            "my.cnf",
+            "[mysqld]\nuser = mysql\nport = 1\n\n[client]\nuser = clientuser\npassword = \"p w#1\"\nport = 3307\nhost = db.example\n\n[mytune]\nuser = tuner\nssl-mode = REQUIRED\n",
+        );
+        let s = load_file_settings(&only(&f)).unwrap();
+        assert_eq!(s.user.as_deref(), Some("tuner"));
+        assert_eq!(s.password, Some(Secret::new("p w#1")));
+        assert_eq!(s.port, Some(3307), "[mysqld] is not read");
+        assert_eq!(s.host.as_deref(), Some("db.example"));
+        assert_eq!(s.ssl_mode, Some(SslMode::Required));
+    }
+
+    #[test]
+    fn option_file_errors_name_the_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = write(dir.path(), "bad.cnf", "user = nogroup\n[client]\n");
+        let err = load_file_settings(&only(&f)).unwrap_err().to_string();
+        assert!(err.contains("bad.cnf:1"), "{err}");
+        let f = write(dir.path(), "port.cnf", "[client]\nport = many\n");
+        let err = load_file_settings(&only(&f)).unwrap_err().to_string();
+        assert!(err.contains("port.cnf") && err.contains("many"), "{err}");
+        let missing = ConnectArgs {
+            defaults_file: Some(dir.path().join("none.cnf")),
+            ..Default::default()
+        };
+        assert!(
+            load_file_settings(&missing)
+                .unwrap_err()
+                .to_string()
+                .contains("does not exist")
+        );
+    }
+
+    #[test]
+    fn bare_password_in_a_file_prompts() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = write(dir.path(), "my.cnf", "[client]\npassword\n");
+        let files = load_file_settings(&only(&f)).unwrap();
+        assert!(files.password_prompt);
+        let mut asked = false;
+        let c = resolve(&only(&f), files.clone(), None, None, &mut || {
+            asked = true;
+            Ok(Secret::new("typed"))
+        })
+        .unwrap();
+        assert!(asked);
+        assert_eq!(c.password, Some(Secret::new("typed")));
+        // MYSQL_PWD answers it without a prompt.
+        let c = resolve(
+            &only(&f),
+            files,
+            Some(Secret::new("env")),
+            None,
+            &mut no_prompt,
+        )
+        .unwrap();
+        assert_eq!(c.password, Some(Secret::new("env")));
+    }
+
+    #[test]
+    fn world_writable_files_are_ignored() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let f = write(dir.path(), "open.cnf", "[client]\nuser = intruder\n");
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let s = load_file_settings(&only(&f)).unwrap();
+        assert_eq!(s.user, None);
     }
 
     #[test]

@@ -71,8 +71,23 @@ const SERVER_UNITS: [&str; 3] = ["mariadb.service", "mysql.service", "mysqld.ser
 pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
     let meminfo = fs::read_to_string(paths.proc.join("meminfo")).unwrap_or_default();
     let (mem_total, swap_total) = proc::parse_meminfo(&meminfo);
-    let self_cgroup = fs::read_to_string(paths.proc.join("self/cgroup")).unwrap_or_default();
-    let limits = cgroup::read_limits(&paths.cgroup, &self_cgroup);
+    let server_pid = hints
+        .pid_file
+        .as_deref()
+        .and_then(|p| fs::read_to_string(p).ok())
+        .and_then(|t| t.trim().parse::<u32>().ok())
+        .filter(|pid| {
+            proc::process_name(&paths.proc, *pid)
+                .is_some_and(|n| proc::SERVER_PROCESS_NAMES.contains(&n.as_str()))
+        })
+        .or_else(|| proc::find_server_pids(&paths.proc).into_iter().next());
+    // The server's own cgroup bounds it (a systemd service or container may
+    // be limited while the shell running mytune is not); ours otherwise.
+    let cgroup_of = server_pid.map_or_else(|| "self".to_string(), |p| p.to_string());
+    let proc_cgroup = fs::read_to_string(paths.proc.join(&cgroup_of).join("cgroup"))
+        .or_else(|_| fs::read_to_string(paths.proc.join("self/cgroup")))
+        .unwrap_or_default();
+    let limits = cgroup::read_limits(&paths.cgroup, &proc_cgroup);
 
     let total = mem_total.unwrap_or(0);
     let memory = match limits.memory_bytes {
@@ -113,17 +128,6 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
             effective_source: "online CPUs".into(),
         },
     };
-
-    let server_pid = hints
-        .pid_file
-        .as_deref()
-        .and_then(|p| fs::read_to_string(p).ok())
-        .and_then(|t| t.trim().parse::<u32>().ok())
-        .filter(|pid| {
-            proc::process_name(&paths.proc, *pid)
-                .is_some_and(|n| proc::SERVER_PROCESS_NAMES.contains(&n.as_str()))
-        })
-        .or_else(|| proc::find_server_pids(&paths.proc).into_iter().next());
 
     let datadir_disk = hints.datadir.as_deref().and_then(|d| {
         let (device, rotational, scheduler) = proc::block_device_of(d, &paths.sys)?;

@@ -13,6 +13,7 @@
 pub mod audit;
 pub mod cgroup;
 pub mod connect;
+pub mod flags;
 pub mod host;
 pub mod proc;
 pub mod server;

@@ -80,7 +80,9 @@ Recommendations are produced only by rules that fire.
     value / uptime;
   - `host.memory` (effective bytes), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
     `host.numa_nodes`, `host.thp`, `host.kernel`, and `sysctl("net.core.somaxconn")`;
-  - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`;
+  - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`, `server.innodb_data`
+    (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
+    time-boxed);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
   Names are lowercase, `-` and `_` are the same in recommended variable names.

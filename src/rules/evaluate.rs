@@ -16,6 +16,7 @@ use super::loader::RuleSet;
 use super::profile::Profile;
 use super::schema::{Recommend, Rule, ValueFormat};
 use crate::facts::host::DiskKind;
+use crate::facts::server::DataSize;
 use crate::facts::{Facts, SourceLocation};
 use crate::target::Target;
 use crate::units;
@@ -363,6 +364,16 @@ impl<'a> FactScope<'a> {
     }
 }
 
+/// Data + index bytes of the InnoDB engine (0 when it holds no table). A
+/// time-boxed collection (`complete == false`) gives a lower bound.
+fn innodb_data_bytes(d: &DataSize) -> u64 {
+    d.engines
+        .iter()
+        .filter(|(engine, _)| engine.eq_ignore_ascii_case("innodb"))
+        .map(|(_, e)| e.data_bytes.saturating_add(e.index_bytes))
+        .sum()
+}
+
 fn same_setting(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
@@ -472,6 +483,11 @@ impl Scope for FactScope<'_> {
                     Some(s) => Ok(Value::Bool(s.is_local)),
                     None => missing("no server facts"),
                 },
+                "innodb_data" => match facts.server.as_ref().map(|s| &s.data_size) {
+                    None => missing("no server facts"),
+                    Some(None) => missing("the data size per engine was not collected"),
+                    Some(Some(d)) => Ok(Value::Num(innodb_data_bytes(d) as f64)),
+                },
                 _ => missing("not a server fact"),
             },
             Namespace::Profile => {
@@ -515,5 +531,26 @@ impl Scope for FactScope<'_> {
                 None => Err(EvalError::missing(fact, "the kernel does not report it")),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::server::EngineSize;
+
+    #[test]
+    fn innodb_data_sums_data_and_indexes_of_innodb_only() {
+        let mut d = DataSize::default();
+        let size = |data_bytes, index_bytes| EngineSize {
+            tables: 1,
+            data_bytes,
+            index_bytes,
+        };
+        d.engines.insert("InnoDB".into(), size(3 << 30, 1 << 30));
+        d.engines.insert("MyISAM".into(), size(5 << 30, 0));
+        assert_eq!(innodb_data_bytes(&d), 4 << 30);
+        d.engines.remove("InnoDB");
+        assert_eq!(innodb_data_bytes(&d), 0);
     }
 }

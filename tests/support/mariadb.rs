@@ -180,6 +180,16 @@ impl TestServer {
         cmd
     }
 
+    /// Connection flags for `mytune` as root over the socket, reading no
+    /// option file: `mytune collect` + these reach this server.
+    pub fn mytune_args(&self) -> Vec<String> {
+        vec![
+            "--no-defaults".into(),
+            format!("--socket={}", self.socket.display()),
+            "--user=root".into(),
+        ]
+    }
+
     /// Run SQL as root; returns the client's stdout (tab-separated rows).
     pub fn sql(&self, sql: &str) -> Result<String, String> {
         let out = self
@@ -260,8 +270,13 @@ fn log_tail(log: &Path) -> String {
     }
 }
 
+/// Serializes template creation among the tests of one binary (other test
+/// binaries are covered by the atomic rename).
+static TEMPLATE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The template datadir for this mariadbd version, created on first use.
 fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
+    let _guard = TEMPLATE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let version = Command::new(mariadbd)
         .arg("--version")
         .output()

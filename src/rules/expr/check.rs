@@ -25,6 +25,7 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("version", Type::Version, &[]),
     ("uptime", Type::Num, &[]),
     ("is_local", Type::Bool, &[]),
+    ("innodb_data", Type::Num, &[]),
 ];
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
