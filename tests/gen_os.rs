@@ -60,6 +60,7 @@ fn os_plan() -> Plan {
         setting("limit:nofile", "65535", None),
         setting("limit:nproc", "65535", None),
         setting("max_connections", "2000", None),
+        setting("host:transparent_hugepage", "madvise", None),
     ])
 }
 

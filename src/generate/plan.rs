@@ -25,6 +25,8 @@ use crate::units;
 pub const SYSCTL_PREFIX: &str = "sysctl:";
 /// Recommendations of process limits: `limit:nofile`.
 pub const LIMIT_PREFIX: &str = "limit:";
+/// Other host settings (transparent huge pages, I/O scheduler): `host:NAME`.
+pub const HOST_PREFIX: &str = "host:";
 
 /// More rounds than this means two rules keep overriding each other.
 pub const MAX_ROUNDS: usize = 8;
@@ -119,7 +121,9 @@ pub fn build(
 
     let mut settings: BTreeMap<String, Setting> = BTreeMap::new();
     let mut current = facts.clone();
-    for round in 1..=MAX_ROUNDS {
+    let mut round = 0;
+    loop {
+        round += 1;
         let eval = rules.evaluate(
             &EvalInput::new(&current, profile)
                 .with_target(target)
@@ -162,14 +166,13 @@ pub fn build(
                 not_applicable: eval.not_applicable,
             });
         }
-        if round == MAX_ROUNDS {
+        if round >= MAX_ROUNDS {
             return Err(GenError::NotConverged {
                 rounds: round,
                 changing,
             });
         }
     }
-    unreachable!("the loop returns in its last round")
 }
 
 /// The value a setting has before the plan changes it.

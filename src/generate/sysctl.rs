@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use super::plan::{Plan, SYSCTL_PREFIX, Setting, same_value};
+use super::plan::{HOST_PREFIX, Plan, SYSCTL_PREFIX, Setting, same_value};
 use super::{GenError, GeneratedFile, wrap};
 use crate::facts::HostFacts;
 use crate::rules::RuleSet;
@@ -172,6 +172,22 @@ pub fn render(
         comment(
             &mut text,
             "no rule recommends a kernel parameter for this host and profile",
+        );
+    }
+    // Host settings outside sysctl (THP, the I/O scheduler) cannot go in
+    // this file; say what the rules recommend so they are not lost.
+    let others: Vec<String> = plan
+        .namespaced(HOST_PREFIX)
+        .map(|(k, s)| format!("{k} = {} ({})", normalize_value(&s.value), s.code))
+        .collect();
+    if !others.is_empty() {
+        text.push('\n');
+        comment(
+            &mut text,
+            &format!(
+                "also recommended, outside sysctl (see mytune explain CODE): {}",
+                others.join("; ")
+            ),
         );
     }
     Ok(GeneratedFile {
