@@ -109,6 +109,13 @@ fn sysctl_file_parses_like_sysctl_p_and_names_real_parameters() {
         file.text
             .contains("net.ipv4.ip_local_port_range = 10240 65535\n")
     );
+    assert!(
+        file.text.contains(
+            "outside sysctl (see mytune explain CODE): transparent_hugepage = madvise (MT899)"
+        ),
+        "{}",
+        file.text
+    );
 }
 
 #[test]
