@@ -10,7 +10,10 @@ use mytune::cnf;
 use mytune::collect::host::{HostDescription, describe};
 use mytune::facts::Facts;
 use mytune::facts::host::{DiskKind, HostFacts, Memory};
-use mytune::generate::{self, cnf::group_for};
+use mytune::generate::{
+    self,
+    cnf::{Origin, group_for},
+};
 use mytune::rules::{Durability, Profile, RuleSet, Workload};
 use mytune::target::Target;
 use mytune::units;
@@ -71,7 +74,7 @@ fn generate(rules: &RuleSet, host: &HostFacts, profile: &Profile, target: Target
     };
     let plan = generate::plan::build(rules, &facts, profile, target)
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-    generate::cnf::render(&plan, &["test".into()], None, false)
+    generate::cnf::render(&plan, &["test".into()], None, Origin::Defaults)
         .unwrap_or_else(|e| panic!("{target}: {e}"))
 }
 
@@ -225,11 +228,51 @@ fn a_base_file_keeps_its_lines() {
     };
     let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
     let base = "# mine\n[mysqld]\ndatadir = /srv/db   # keep\ninnodb_buffer_pool_size = 128M\n";
-    let text = generate::cnf::render(&plan, &[], Some(base), false).unwrap();
+    let text = generate::cnf::render(&plan, &[], Some(base), Origin::BaseFile).unwrap();
     assert!(
         text.starts_with("# mine\n[mysqld]\ndatadir = /srv/db   # keep\n"),
         "{text}"
     );
     assert!(!text.contains("= 128M"), "{text}");
+    assert!(text.contains("(was 128M)"), "{text}");
     assert_eq!(text.matches("innodb_buffer_pool_size").count(), 1, "{text}");
+}
+
+/// Strict durability is the default profile: starting from a relaxed file,
+/// the generated settings restore it; the relaxed profile relaxes only when
+/// asked for. (The values come from the InnoDB durability rules.)
+#[test]
+fn strict_durability_is_restored_and_relaxed_only_on_request() {
+    let rules = RuleSet::builtin().unwrap();
+    let target: Target = "mariadb-10.11".parse().unwrap();
+    let relaxed_file = "[mariadb]\ninnodb_flush_log_at_trx_commit = 2\ninnodb_doublewrite = OFF\nlog_bin = mysql-bin\nsync_binlog = 0\n";
+    let loaded = cnf::load_str(relaxed_file, Path::new("relaxed.cnf"));
+    let facts = Facts {
+        host: Some(hosts()[1].1.clone()),
+        config: Some(loaded.effective(&cnf::server_groups(&target))),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    let text = generate::cnf::render(&plan, &[], Some(relaxed_file), Origin::BaseFile).unwrap();
+    let options = read_back(&text, &target);
+    assert_eq!(options["innodb_flush_log_at_trx_commit"], "1", "{text}");
+    assert_eq!(options["innodb_doublewrite"], "ON", "{text}");
+    assert_eq!(options["sync_binlog"], "1", "{text}");
+
+    let relaxed = Profile {
+        durability: Durability::Relaxed,
+        ..Profile::default()
+    };
+    let facts = Facts {
+        host: Some(hosts()[1].1.clone()),
+        ..Facts::default()
+    };
+    let text = generate(&rules, &hosts()[1].1, &relaxed, target);
+    let options = read_back(&text, &target);
+    assert_eq!(options["innodb_flush_log_at_trx_commit"], "2", "{text}");
+    let strict = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    assert!(
+        strict.get("innodb_flush_log_at_trx_commit").is_none(),
+        "strict from defaults keeps the default 1"
+    );
 }

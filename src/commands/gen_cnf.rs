@@ -12,6 +12,7 @@ use mytune::cnf;
 use mytune::collect::{self, ConnectArgs, HostMode, ServerOptions};
 use mytune::facts::Facts;
 use mytune::generate;
+use mytune::generate::cnf::Origin;
 
 use super::gen_args::{GenArgs, Resolved};
 
@@ -70,12 +71,18 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
             ..resolved
         };
     }
-    let from_server = resolved.facts.server.is_some();
+    let origin = if resolved.facts.server.is_some() {
+        Origin::Server
+    } else if args.base.is_some() {
+        Origin::BaseFile
+    } else {
+        Origin::Defaults
+    };
     let text = generate::cnf::render(
         &resolved.plan,
         &resolved.header,
         base_text.as_deref(),
-        from_server,
+        origin,
     )?;
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())

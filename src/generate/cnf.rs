@@ -66,28 +66,28 @@ pub fn checked_settings(plan: &Plan) -> Result<Vec<(String, String, &Setting)>, 
     Ok(out)
 }
 
+/// Where the values a plan starts from came from, for the comments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The target's defaults (a new file).
+    Defaults,
+    /// A live server or a snapshot of one.
+    Server,
+    /// An existing option file (`--base`), else the defaults.
+    BaseFile,
+}
+
 /// The comment above one option line.
-fn comment_for(s: &Setting, kind: &VarKind, from_server: bool) -> String {
+fn comment_for(s: &Setting, kind: &VarKind, origin: Origin) -> String {
     let mut text = format!("{} {}: {}", s.code, s.rule_name, s.why);
+    let (now, already) = match origin {
+        Origin::Defaults => ("default", "the default is already"),
+        Origin::Server => ("the server has", "the server already has"),
+        Origin::BaseFile => ("was", "already"),
+    };
     match &s.baseline {
-        Some(b) if s.unchanged() => text.push_str(&format!(
-            " ({} already {})",
-            if from_server {
-                "the server has"
-            } else {
-                "the default is"
-            },
-            file_value(kind, b)
-        )),
-        Some(b) => text.push_str(&format!(
-            " ({} {})",
-            if from_server {
-                "the server has"
-            } else {
-                "default"
-            },
-            file_value(kind, b)
-        )),
+        Some(b) if s.unchanged() => text.push_str(&format!(" ({already} {})", file_value(kind, b))),
+        Some(b) => text.push_str(&format!(" ({now} {})", file_value(kind, b))),
         None => {}
     }
     wrap(&text, COMMENT_WIDTH).join("\n")
@@ -96,12 +96,12 @@ fn comment_for(s: &Setting, kind: &VarKind, from_server: bool) -> String {
 /// Render the option file. `header` lines become `# ` comments at the top of
 /// a new file; with `base` (the text of an existing option file) the
 /// settings are edited into it instead and its header is left alone.
-/// `from_server`: baselines are the live server's values, not defaults.
+/// `origin` says where the plan's starting values came from.
 pub fn render(
     plan: &Plan,
     header: &[String],
     base: Option<&str>,
-    from_server: bool,
+    origin: Origin,
 ) -> Result<String, GenError> {
     let settings = checked_settings(plan)?;
     let catalog = Catalog::for_target(&plan.target)?;
@@ -124,7 +124,7 @@ pub fn render(
             .get(&name)
             .map(|v| v.kind.clone())
             .unwrap_or(VarKind::String);
-        let comment = comment_for(s, &kind, from_server);
+        let comment = comment_for(s, &kind, origin);
         doc.set(group, &name, Some(&value), Some(&comment))
             .map_err(|e| GenError::Unwritable {
                 code: s.code.clone(),
