@@ -149,14 +149,12 @@ fn mt103_io_threads_below_cores() {
 fn mt301_max_connections_exceed_memory() {
     let ev = evaluate(OVER);
     let f = one(&ev, "MT301", "max_connections");
-    // (8G - 7G - 8M - 16M) / (4M + 4M + 128K + 256K + 256K + 32K + 16K) = 115.3
-    assert_eq!(f.recommended.as_deref(), Some("115"));
+    // With the buffer pool MT102 recommends (5G) and sort/join buffers capped at
+    // 2M by MT304: (90% x 8G - 5G - 16M - 8M) / (2M + 2M + 128K + 256K + 256K +
+    // 32K + 16K) = 477.1
+    assert_eq!(f.recommended.as_deref(), Some("477"));
     assert_eq!(f.current.as_deref(), Some("2000"));
-    assert!(
-        f.message.contains("at most 115 connections"),
-        "{}",
-        f.message
-    );
+    assert!(f.message.contains("allow 477 connections"), "{}", f.message);
     assert!(findings(&evaluate(DEFAULTS_57), "MT301").is_empty());
     assert!(findings(&evaluate(TUNED), "MT301").is_empty());
 }

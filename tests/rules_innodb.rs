@@ -99,7 +99,8 @@ fn big_mysql80_only_fires_what_it_is_built_for() {
     codes.dedup();
     assert_eq!(
         codes,
-        ["MT104", "MT105", "MT114", "MT125"],
+        // MT904: the snapshot's data size has two MyISAM tables.
+        ["MT104", "MT105", "MT114", "MT125", "MT904"],
         "{:#?}",
         ev.findings
     );

@@ -79,7 +79,9 @@ Recommendations are produced only by rules that fire.
   - `status.NAME`: the first status sample; `rate.NAME`: per second, from two samples or else
     value / uptime;
   - `host.memory` (effective bytes), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
-    `host.numa_nodes`, `host.thp`, `host.kernel`, and `sysctl("net.core.somaxconn")`;
+    `host.numa_nodes`, `host.thp`, `host.kernel`, `host.server_nofile` / `host.server_nofile_hard`
+    (the soft / hard open-files limit of the running server process, `unlimited` = 2^64 - 1),
+    and `sysctl("net.core.somaxconn")`;
   - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`, `server.innodb_data`
     (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
     time-boxed);
@@ -91,7 +93,10 @@ Recommendations are produced only by rules that fire.
 - Functions: `min(a, …)`, `max(a, …)`, `clamp(x, lo, hi)`, `round_to(x, m)` (nearest multiple),
   `round_down(x, m)`, `round_up(x, m)`, `floor`, `ceil`, `round`, `defined(x)` (false when a fact
   in x is missing), `coalesce(a, b, …)` (the first whose facts exist), `if(c, a, b)`,
-  `num(x)`, `bool(x)`, `sysctl("name")`.
+  `num(x)`, `bool(x)`, `sysctl("name")`, `engine_tables("MyISAM")` and `engine_bytes("InnoDB")`
+  (tables and data + index bytes of one storage engine outside the system schemas, any case, `"*"` for
+  all engines; 0 for an engine the server has no tables of; missing when the data size was not
+  collected or is partial).
 - A missing fact, a value that cannot be coerced or a division by zero makes the rule *not applicable*
   with a reason, never a finding. Unknown names, functions and type errors are load errors with
   file:line:col.

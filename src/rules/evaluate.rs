@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::expr::{self, EvalError, FactRef, Namespace, Scope, Value};
+use super::expr::{self, EngineFigure, EvalError, FactRef, Namespace, Scope, Value};
 use super::finding::{Evaluation, Finding, NotApplicable, Recommendation};
 use super::loader::RuleSet;
 use super::profile::Profile;
@@ -463,6 +463,22 @@ impl Scope for FactScope<'_> {
                         Some(k) => Ok(Value::Str(k.clone())),
                         None => missing("kernel version unknown"),
                     },
+                    // Open-files limits of the running server process
+                    // (/proc/PID/limits); unlimited is u64::MAX.
+                    "server_nofile" | "server_nofile_hard" => {
+                        let Some(p) = &h.server_process else {
+                            return missing("the server process limits were not read");
+                        };
+                        let limit = if name == "server_nofile" {
+                            p.nofile_soft
+                        } else {
+                            p.nofile_hard
+                        };
+                        match limit {
+                            Some(l) => Ok(Value::Num(l.as_u64() as f64)),
+                            None => missing("the server process limits were not read"),
+                        }
+                    }
                     _ => missing("not a host fact"),
                 }
             }
@@ -532,6 +548,36 @@ impl Scope for FactScope<'_> {
             },
         }
     }
+
+    fn engine(&mut self, engine: &str, figure: EngineFigure) -> Result<Value, EvalError> {
+        let func = match figure {
+            EngineFigure::Tables => "engine_tables",
+            EngineFigure::Bytes => "engine_bytes",
+        };
+        let fact = format!("{func}(\"{engine}\")");
+        let Some(server) = &self.input.facts.server else {
+            return Err(EvalError::missing(fact, "no server facts"));
+        };
+        let Some(ds) = &server.data_size else {
+            return Err(EvalError::missing(fact, "the data size was not collected"));
+        };
+        if !ds.complete {
+            return Err(EvalError::missing(
+                fact,
+                "the data size summary is partial (timed out or not every table visible)",
+            ));
+        }
+        let total: u64 = ds
+            .engines
+            .iter()
+            .filter(|(name, _)| engine == "*" || name.eq_ignore_ascii_case(engine))
+            .map(|(_, e)| match figure {
+                EngineFigure::Tables => e.tables,
+                EngineFigure::Bytes => e.data_bytes.saturating_add(e.index_bytes),
+            })
+            .fold(0u64, u64::saturating_add);
+        Ok(Value::Num(total as f64))
+    }
 }
 
 #[cfg(test)]
@@ -552,5 +598,55 @@ mod tests {
         assert_eq!(innodb_data_bytes(&d), 4 << 30);
         d.engines.remove("InnoDB");
         assert_eq!(innodb_data_bytes(&d), 0);
+    }
+
+    use crate::facts::host::{HostFacts, Limit, ProcessLimits};
+    use crate::rules::RuleSet;
+
+    fn eval_when(when: &str, host: Option<HostFacts>) -> Evaluation {
+        let rule = format!(
+            "[[rule]]\ncode = \"MT899\"\nname = \"probe\"\nfamily = \"os\"\nseverity = \"info\"\n\
+             when = '{when}'\nmessage = \"m\"\nrationale = \"r\"\n[[rule.sources]]\ntitle = \"t\"\n"
+        );
+        let set = RuleSet::from_sources(&[("t.toml".into(), rule)], &[]).expect("rule loads");
+        let facts = Facts {
+            host,
+            ..Facts::default()
+        };
+        set.evaluate(&EvalInput::new(&facts, &Profile::default()))
+    }
+
+    fn host(soft: Option<Limit>, hard: Option<Limit>) -> HostFacts {
+        HostFacts {
+            server_process: Some(ProcessLimits {
+                pid: 7,
+                name: "mariadbd".into(),
+                nofile_soft: soft,
+                nofile_hard: hard,
+                ..ProcessLimits::default()
+            }),
+            ..HostFacts::default()
+        }
+    }
+
+    #[test]
+    fn server_nofile_limits() {
+        let h = host(Some(Limit::Value(1024)), Some(Limit::UNLIMITED));
+        let ev = eval_when(
+            "host.server_nofile == 1024 && host.server_nofile_hard > 1000000000",
+            Some(h),
+        );
+        assert_eq!(ev.findings.len(), 1, "{:?}", ev.not_applicable);
+
+        let ev = eval_when("host.server_nofile_hard > 0", Some(host(None, None)));
+        assert_eq!(
+            ev.not_applicable[0].reason,
+            "needs host.server_nofile_hard (the server process limits were not read)"
+        );
+        let ev = eval_when("host.server_nofile > 0", Some(HostFacts::default()));
+        assert_eq!(
+            ev.not_applicable[0].reason,
+            "needs host.server_nofile (the server process limits were not read)"
+        );
     }
 }

@@ -95,10 +95,12 @@ pub enum Func {
     Sysctl,
     Num,
     Bool,
+    EngineTables,
+    EngineBytes,
 }
 
 impl Func {
-    pub const ALL: [Func; 15] = [
+    pub const ALL: [Func; 17] = [
         Func::Min,
         Func::Max,
         Func::Clamp,
@@ -114,6 +116,8 @@ impl Func {
         Func::Sysctl,
         Func::Num,
         Func::Bool,
+        Func::EngineTables,
+        Func::EngineBytes,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -133,6 +137,8 @@ impl Func {
             Func::Sysctl => "sysctl",
             Func::Num => "num",
             Func::Bool => "bool",
+            Func::EngineTables => "engine_tables",
+            Func::EngineBytes => "engine_bytes",
         }
     }
 

@@ -19,6 +19,8 @@ pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
     ("numa_nodes", Type::Num, &[]),
     ("thp", Type::Str, &["always", "madvise", "never"]),
     ("kernel", Type::Str, &[]),
+    ("server_nofile", Type::Num, &[]),
+    ("server_nofile_hard", Type::Num, &[]),
 ];
 pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
@@ -330,6 +332,19 @@ fn call(e: &Expr, func: Func, args: &[Expr], env: &CheckEnv) -> Result<Type, Exp
                 _ => Err(ExprError::new(
                     args[0].span,
                     "sysctl() takes a quoted name, e.g. sysctl(\"net.core.somaxconn\")",
+                )),
+            }
+        }
+        Func::EngineTables | Func::EngineBytes => {
+            arity(e, func, args, 1, 1)?;
+            match &args[0].kind {
+                ExprKind::Str(_) => Ok(Type::Num),
+                _ => Err(ExprError::new(
+                    args[0].span,
+                    format!(
+                        "{name} takes a quoted storage engine name or \"*\" for all, e.g. {}(\"MyISAM\")",
+                        func.as_str()
+                    ),
                 )),
             }
         }

@@ -11,6 +11,26 @@ use super::value::{EvalError, Value};
 pub trait Scope {
     fn fact(&mut self, r: &FactRef) -> Result<Value, EvalError>;
     fn sysctl(&mut self, name: &str) -> Result<Value, EvalError>;
+    /// `engine_tables("MyISAM")` / `engine_bytes("InnoDB")`: a figure of the
+    /// server's data-size summary for one storage engine (any case), `"*"`
+    /// for all engines. An engine the summary does not list has 0; a missing
+    /// or partial summary is a missing fact.
+    fn engine(&mut self, engine: &str, figure: EngineFigure) -> Result<Value, EvalError> {
+        let _ = figure;
+        Err(EvalError::missing(
+            format!("engine figures of {engine}"),
+            "no data-size summary",
+        ))
+    }
+}
+
+/// Which figure of a storage engine's data-size summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineFigure {
+    /// Number of base tables.
+    Tables,
+    /// Data + index bytes.
+    Bytes,
 }
 
 pub fn eval(e: &Expr, scope: &mut dyn Scope) -> Result<Value, EvalError> {
@@ -240,6 +260,20 @@ fn call(func: Func, args: &[Expr], scope: &mut dyn Scope) -> Result<Value, EvalE
         Func::Sysctl => match &args[0].kind {
             ExprKind::Str(name) => scope.sysctl(name),
             _ => Err(EvalError::Invalid("sysctl() takes a quoted name".into())),
+        },
+        Func::EngineTables | Func::EngineBytes => match &args[0].kind {
+            ExprKind::Str(name) => {
+                let figure = if func == Func::EngineTables {
+                    EngineFigure::Tables
+                } else {
+                    EngineFigure::Bytes
+                };
+                scope.engine(name, figure)
+            }
+            _ => Err(EvalError::Invalid(format!(
+                "{}() takes a quoted engine name",
+                func.as_str()
+            ))),
         },
     }
 }

@@ -18,7 +18,7 @@ mod tests;
 
 pub use ast::{Expr, FactRef, Namespace, Span};
 pub use check::{CheckEnv, check};
-pub use eval::{Scope, eval};
+pub use eval::{EngineFigure, Scope, eval};
 pub use parser::parse;
 pub use value::{EvalError, Type, Value};
 

@@ -175,6 +175,23 @@ fn functions() {
     assert!(truth("bool(var.query_cache_type)"));
     assert_eq!(num("sysctl(\"net.core.somaxconn\")"), 4096.0);
     assert!(run("sysctl(\"net.nope\")").is_err());
+    // The test scope has no data-size summary: the default Scope::engine.
+    assert!(matches!(
+        run("engine_tables(\"MyISAM\") == 0"),
+        Err(EvalError::Missing { .. })
+    ));
+    assert!(!truth("defined(engine_bytes(\"*\"))"));
+}
+
+#[test]
+fn engine_functions_take_a_quoted_name() {
+    let (col, msg) = compile_err("engine_tables(var.x) > 0");
+    assert_eq!(col, 14);
+    assert!(msg.contains("quoted storage engine name"), "{msg}");
+    let (_, msg) = compile_err("engine_bytes()");
+    assert!(msg.contains("takes 1 argument"), "{msg}");
+    let (_, msg) = compile_err("engine_tables(\"InnoDB\") == \"x\"");
+    assert!(msg.contains("compares"), "{msg}");
 }
 
 #[test]

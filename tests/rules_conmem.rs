@@ -1,0 +1,687 @@
+//! The connections (MT2xx) and memory (MT3xx) rules, each fired and not fired,
+//! on made-up facts snapshots `tests/fixtures/snapshots/conmem-*.json`, plus
+//! seed 000's "best practice" option file linted for a 24G host and a check
+//! that no snapshot gets two findings pushing one variable to different values.
+//!
+//! The snapshots:
+//! - `conmem-seed000-mysql80-24g-8cpu.json`: seed 000 §2.3's my.cnf running on
+//!   MySQL 8.0 on a 24G / 8-CPU host (buffer pool scaled to 16G), an old
+//!   kernel with `net.core.somaxconn = 128`, thousands of idle connections;
+//! - `conmem-busy-mariadb1011-32g-16cpu.json`: MariaDB 10.11 close to its
+//!   connection limit, refusing connections, many failed connects, a low file
+//!   limit, name resolution on;
+//! - `conmem-near-limit-percona80-16g-8cpu.json`: Percona Server 8.0 whose
+//!   worst case is between 90% and 100% of memory.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mytune::catalog::{Catalog, VarStatus};
+use mytune::facts::Facts;
+use mytune::facts::host::{Cpu, HostFacts, HostSource, Memory};
+use mytune::rules::{
+    Confidence, Durability, EvalInput, Evaluation, Finding, Profile, RuleSet, Severity, Workload,
+};
+use mytune::target::{Flavor, Target};
+
+const SEED000: &str = "conmem-seed000-mysql80-24g-8cpu.json";
+const BUSY: &str = "conmem-busy-mariadb1011-32g-16cpu.json";
+const NEAR: &str = "conmem-near-limit-percona80-16g-8cpu.json";
+const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
+
+const G: u64 = 1024 * 1024 * 1024;
+
+fn snapshot(name: &str) -> Facts {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/snapshots")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("snapshot exists");
+    Facts::from_json(&text).expect("snapshot parses")
+}
+
+fn eval_facts(facts: &Facts, profile: &Profile) -> Evaluation {
+    RuleSet::builtin()
+        .expect("built-in rules load")
+        .evaluate(&EvalInput::new(facts, profile))
+}
+
+fn evaluate(name: &str) -> Evaluation {
+    eval_facts(&snapshot(name), &Profile::default())
+}
+
+/// Evaluate a snapshot after changing some server variables.
+fn evaluate_with(name: &str, vars: &[(&str, &str)], status: &[(&str, &str)]) -> Evaluation {
+    let mut facts = snapshot(name);
+    let server = facts.server.as_mut().expect("server facts");
+    for (k, v) in vars {
+        server.variables.insert(k.to_string(), v.to_string());
+    }
+    for (k, v) in status {
+        server.status.insert(k.to_string(), v.to_string());
+    }
+    eval_facts(&facts, &Profile::default())
+}
+
+fn findings<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a Finding> {
+    ev.findings.iter().filter(|f| f.code == code).collect()
+}
+
+fn one<'a>(ev: &'a Evaluation, code: &str, variable: &str) -> &'a Finding {
+    ev.findings
+        .iter()
+        .find(|f| f.code == code && f.variable.as_deref() == Some(variable))
+        .unwrap_or_else(|| panic!("no {code} finding for {variable}: {:#?}", ev.findings))
+}
+
+fn only<'a>(ev: &'a Evaluation, code: &str) -> &'a Finding {
+    let f = findings(ev, code);
+    assert_eq!(f.len(), 1, "{code}: {f:#?}");
+    f[0]
+}
+
+fn not_applicable<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
+    ev.not_applicable
+        .iter()
+        .filter(|n| n.code == code)
+        .map(|n| n.reason.as_str())
+        .collect()
+}
+
+fn assert_contains(haystack: &str, needle: &str) {
+    assert!(haystack.contains(needle), "{needle:?} not in {haystack:?}");
+}
+
+/// Fired by neither the tuned snapshot nor `others`, and applicable on the
+/// tuned one.
+fn silent_on_tuned(code: &str) {
+    let ev = evaluate(TUNED);
+    assert!(findings(&ev, code).is_empty(), "{code} on {TUNED}");
+    assert!(not_applicable(&ev, code).is_empty(), "{code} on {TUNED}");
+}
+
+// ---- connections ---------------------------------------------------------
+
+#[test]
+fn mt201_back_log_capped_by_somaxconn() {
+    let ev = evaluate(SEED000);
+    let f = one(&ev, "MT201", "back_log");
+    assert_eq!(f.current.as_deref(), Some("2000"));
+    assert_eq!(f.recommended, None, "the fix is a sysctl, not back_log");
+    assert_eq!(f.severity, Severity::Warn);
+    assert_contains(&f.message, "net.core.somaxconn = 128");
+    assert_contains(&f.message, "at least 2000");
+    assert!(
+        findings(&evaluate(BUSY), "MT201").is_empty(),
+        "1200 <= 4096"
+    );
+    silent_on_tuned("MT201");
+}
+
+#[test]
+fn mt202_connections_near_limit() {
+    let ev = evaluate(BUSY);
+    let f = one(&ev, "MT202", "max_connections");
+    // 1100 of 1200 used: 1.25 x 1200 = 1500, well inside what 32G can hold
+    // (about 2257 connections of 2.96M fit beside the 22.3G of global buffers).
+    assert_eq!(f.current.as_deref(), Some("1200"));
+    assert_eq!(f.recommended.as_deref(), Some("1500"));
+    assert_contains(&f.message, "Max_used_connections = 1100 reached 92%");
+    assert_eq!(ev.recommendations["max_connections"].code, "MT202");
+    assert_eq!(f.confidence, Confidence::Medium);
+    // Capped by memory: in a 29.5G cgroup, (90% x 29.5G - 22816M of global
+    // buffers) / 2.96M per connection = 1478.
+    let mut facts = snapshot(BUSY);
+    let host = facts.host.as_mut().unwrap();
+    host.memory.cgroup_limit_bytes = Some(59 * G / 2);
+    host.memory.effective_bytes = 59 * G / 2;
+    let ev = eval_facts(&facts, &Profile::default());
+    let f = one(&ev, "MT202", "max_connections");
+    assert_eq!(f.recommended.as_deref(), Some("1478"));
+    silent_on_tuned("MT202");
+    // Near the limit but no memory for more: silent (MT301 speaks instead).
+    let ev = evaluate_with(SEED000, &[], &[("max_used_connections", "4900")]);
+    assert!(findings(&ev, "MT202").is_empty());
+    assert_eq!(
+        one(&ev, "MT301", "max_connections").recommended.as_deref(),
+        Some("212")
+    );
+}
+
+#[test]
+fn mt203_connections_refused_at_limit() {
+    let ev = evaluate(BUSY);
+    let f = only(&ev, "MT203");
+    assert_eq!(f.variable.as_deref(), Some("max_connections"));
+    assert_eq!(f.current.as_deref(), Some("1200"));
+    assert_eq!(f.recommended, None);
+    // 37 over 5 days.
+    assert_contains(&f.message, "37 connections were refused");
+    assert_contains(&f.message, "about 7 per day");
+    assert!(findings(&evaluate(SEED000), "MT203").is_empty());
+    silent_on_tuned("MT203");
+}
+
+#[test]
+fn mt204_aborted_connects_high() {
+    let ev = evaluate(BUSY);
+    let f = only(&ev, "MT204");
+    assert_eq!(f.variable, None);
+    assert_eq!(f.severity, Severity::Info);
+    assert_contains(&f.message, "45000 of 900000 connection attempts failed (5%");
+    assert_contains(&f.message, "about 375 per hour");
+    assert!(
+        findings(&evaluate(SEED000), "MT204").is_empty(),
+        "500 of 2M"
+    );
+    silent_on_tuned("MT204");
+}
+
+#[test]
+fn mt205_max_connect_errors_too_low() {
+    let ev = evaluate(BUSY);
+    let f = one(&ev, "MT205", "max_connect_errors");
+    assert_eq!(f.current.as_deref(), Some("100"));
+    assert_eq!(f.recommended.as_deref(), Some("10000"));
+    assert_eq!(f.confidence, Confidence::Low);
+    assert_contains(&f.message, "blocked until FLUSH HOSTS");
+    // Same limit, but fewer failed attempts than it: nothing to say.
+    assert!(findings(&evaluate(NEAR), "MT205").is_empty());
+    silent_on_tuned("MT205");
+}
+
+#[test]
+fn mt206_open_files_limit_too_low() {
+    let ev = evaluate(BUSY);
+    let f = one(&ev, "MT206", "open_files_limit");
+    // max(10 + 1200 + 2 x 2000, 5 x 1200) = 6000, rounded up to 1024: 6144.
+    assert_eq!(f.current.as_deref(), Some("4096"));
+    assert_eq!(f.recommended.as_deref(), Some("6144"));
+    assert_contains(&f.message, "need 6000 file descriptors");
+    assert_contains(&f.message, "LimitNOFILE >= 6144");
+    assert!(findings(&evaluate(SEED000), "MT206").is_empty(), "65535");
+    silent_on_tuned("MT206");
+    // 0 means the OS does not let the server change it: not judged.
+    let ev = evaluate_with(BUSY, &[("open_files_limit", "0")], &[]);
+    assert!(findings(&ev, "MT206").is_empty());
+}
+
+#[test]
+fn mt206_reads_the_requested_values_from_the_option_file() {
+    // A server that lowered max_connections to fit its file limit still
+    // gets judged on what the option file asked for.
+    let mut facts = snapshot(NEAR);
+    let cnf: mytune::facts::ConfigFacts = serde_json::from_value(serde_json::json!({
+        "files": ["/etc/my.cnf"],
+        "groups": ["mysqld"],
+        "options": {"max_connections": {
+            "name": "max_connections", "value": "5000", "group": "mysqld",
+            "location": {"file": "/etc/my.cnf", "line": 7, "column": 0}}}
+    }))
+    .unwrap();
+    facts.config = Some(cnf);
+    let ev = eval_facts(&facts, &Profile::default());
+    let f = one(&ev, "MT206", "open_files_limit");
+    // max(10 + 5000 + 8000, 25000) = 25000 -> 25600.
+    assert_eq!(f.recommended.as_deref(), Some("25600"));
+    assert_contains(&f.message, "max_connections = 5000");
+}
+
+#[test]
+fn mt210_server_nofile_limit_below_need() {
+    let ev = evaluate(BUSY);
+    let f = only(&ev, "MT210");
+    assert_eq!(f.severity, Severity::Warn);
+    assert_contains(
+        &f.message,
+        "may open at most 4096 files (its hard limit; soft 4096), fewer than the 6000",
+    );
+    assert_contains(&f.message, "set LimitNOFILE=6144 or more");
+    // 65535 >= 25000 for seed 000's 5000 connections.
+    assert!(findings(&evaluate(SEED000), "MT210").is_empty());
+    silent_on_tuned("MT210");
+    // An unlimited hard limit never fires.
+    let mut facts = snapshot(BUSY);
+    let p = facts
+        .host
+        .as_mut()
+        .unwrap()
+        .server_process
+        .as_mut()
+        .unwrap();
+    p.nofile_hard = Some(mytune::facts::host::Limit::UNLIMITED);
+    assert!(findings(&eval_facts(&facts, &Profile::default()), "MT210").is_empty());
+    // Without the process limits (a remote server) it is not applicable.
+    assert_eq!(
+        not_applicable(&evaluate(NEAR), "MT210"),
+        ["needs host.server_nofile_hard (the server process limits were not read)"]
+    );
+}
+
+#[test]
+fn mt207_idle_connections_long_wait_timeout() {
+    let ev = evaluate(SEED000);
+    let w = one(&ev, "MT207", "wait_timeout");
+    assert_eq!(w.current.as_deref(), Some("28800"));
+    assert_eq!(w.recommended.as_deref(), Some("3600"));
+    let i = one(&ev, "MT207", "interactive_timeout");
+    assert_eq!(i.recommended.as_deref(), Some("3600"));
+    assert_contains(&w.message, "2888 of 2900 connections are idle");
+    assert_contains(&w.message, "for 8h");
+    // Same timeout, few idle connections.
+    assert!(findings(&evaluate(BUSY), "MT207").is_empty());
+    silent_on_tuned("MT207");
+}
+
+#[test]
+fn mt208_name_resolve_enabled() {
+    let ev = evaluate(BUSY);
+    let f = one(&ev, "MT208", "skip_name_resolve");
+    assert_eq!(f.current.as_deref(), Some("OFF"));
+    assert_eq!(f.recommended.as_deref(), Some("ON"));
+    assert_contains(&f.message, "reverse and a forward DNS lookup");
+    assert!(findings(&evaluate(SEED000), "MT208").is_empty());
+    // No TCP at all, or only loopback: no lookups happen.
+    let ev = evaluate_with(BUSY, &[("skip_networking", "ON")], &[]);
+    assert!(findings(&ev, "MT208").is_empty());
+    let ev = evaluate_with(BUSY, &[("bind_address", "127.0.0.1")], &[]);
+    assert!(findings(&ev, "MT208").is_empty());
+    let ev = evaluate_with(BUSY, &[("bind_address", "0.0.0.0")], &[]);
+    assert_eq!(findings(&ev, "MT208").len(), 1);
+    silent_on_tuned("MT208");
+}
+
+#[test]
+fn mt209_thread_pool_for_many_connections() {
+    let ev = evaluate(BUSY);
+    let f = one(&ev, "MT209", "thread_handling");
+    assert_eq!(f.current.as_deref(), Some("one-thread-per-connection"));
+    assert_eq!(f.recommended.as_deref(), Some("pool-of-threads"));
+    assert_contains(&f.message, "thread_pool_size = 16");
+    // thread_pool_size already matches the CPUs: no finding for it.
+    assert!(
+        ev.findings
+            .iter()
+            .all(|f| f.variable.as_deref() != Some("thread_pool_size"))
+    );
+    assert_eq!(ev.recommendations["thread_pool_size"].value, "16");
+    silent_on_tuned("MT209");
+    // Percona with few connections: applies, silent.
+    let ev = evaluate(NEAR);
+    assert!(findings(&ev, "MT209").is_empty());
+    assert!(not_applicable(&ev, "MT209").is_empty());
+    // Percona with the profile expecting thousands of connections: fires.
+    let profile = Profile {
+        connections: Some(20_000),
+        ..Profile::default()
+    };
+    let ev = eval_facts(&snapshot(NEAR), &profile);
+    assert_eq!(
+        one(&ev, "MT209", "thread_handling").recommended.as_deref(),
+        Some("pool-of-threads")
+    );
+    // MySQL Community has no thread pool: never recommended there.
+    let ev = evaluate(SEED000);
+    assert!(findings(&ev, "MT209").is_empty());
+    assert_eq!(
+        not_applicable(&ev, "MT209"),
+        ["applies to mariadb; percona; the target is mysql-8.0.32"]
+    );
+}
+
+// ---- memory --------------------------------------------------------------
+
+#[test]
+fn mt301_recommends_what_fits_with_the_planned_buffers() {
+    let ev = evaluate(SEED000);
+    let f = one(&ev, "MT301", "max_connections");
+    // global 16G + 4M + 400M + 16M tmp = 16804M; per connection with the four
+    // buffers capped at 2M: 8M + 1M stack + 16M binlog cache + 16K = 25.02M;
+    // (90% x 24G - 16804M) / 25.02M = 212.4.
+    assert_eq!(f.current.as_deref(), Some("5000"));
+    assert_eq!(f.recommended.as_deref(), Some("212"));
+    assert_contains(&f.message, "allow 212 connections in 90% of the 24G");
+    let ev = evaluate(NEAR);
+    assert_eq!(
+        one(&ev, "MT301", "max_connections").recommended.as_deref(),
+        Some("850")
+    );
+    assert!(findings(&evaluate(BUSY), "MT301").is_empty());
+    // A configuration judgement: a 2-hour uptime does not lower its confidence.
+    let ev = evaluate("mysql80-overcommitted-8g-4cpu.json");
+    let f = one(&ev, "MT301", "max_connections");
+    assert_eq!(f.confidence, Confidence::Medium);
+    assert!(!f.message.contains("confidence lowered"), "{}", f.message);
+}
+
+#[test]
+fn mt301_uses_the_buffer_pool_mt101_recommends() {
+    // A 128M buffer pool on 24G: MT101 recommends 70% (16.75G with 1G units),
+    // and MT301 sizes the connections for that pool, not for 128M.
+    let ev = evaluate_with(SEED000, &[("innodb_buffer_pool_size", "134217728")], &[]);
+    assert_eq!(
+        one(&ev, "MT101", "innodb_buffer_pool_size")
+            .recommended
+            .as_deref(),
+        Some("16G")
+    );
+    assert_eq!(
+        one(&ev, "MT301", "max_connections").recommended.as_deref(),
+        Some("212")
+    );
+}
+
+#[test]
+fn mt302_memory_overcommitted() {
+    let ev = evaluate(SEED000);
+    let f = only(&ev, "MT302");
+    assert_eq!(f.severity, Severity::Crit);
+    assert_eq!(f.variable, None);
+    // 16804M + 5000 x (4 x 16M + 1M + 16M + 16K) = 412G.
+    assert_contains(
+        &f.message,
+        "the worst-case memory use is 412G (1717% of the 24G",
+    );
+    assert_contains(&f.message, "max_connections 5000 x 81M per connection");
+    assert!(
+        findings(&evaluate(NEAR), "MT302").is_empty(),
+        "94% is MT303"
+    );
+    assert!(findings(&evaluate(BUSY), "MT302").is_empty());
+    silent_on_tuned("MT302");
+}
+
+#[test]
+fn mt302_uses_the_cgroup_limit_and_the_profile_share() {
+    // BUSY is at 80% of 32G; in a 24G cgroup or on half of the host it is not.
+    let mut facts = snapshot(BUSY);
+    let host = facts.host.as_mut().unwrap();
+    host.memory.cgroup_limit_bytes = Some(24 * G);
+    host.memory.effective_bytes = 24 * G;
+    let ev = eval_facts(&facts, &Profile::default());
+    assert_contains(&only(&ev, "MT302").message, "of the 24G the server may use");
+    let profile = Profile {
+        share: 0.5,
+        ..Profile::default()
+    };
+    let ev = eval_facts(&snapshot(BUSY), &profile);
+    assert_contains(&only(&ev, "MT302").message, "of the 16G the server may use");
+}
+
+#[test]
+fn mt303_memory_near_limit() {
+    let ev = evaluate(NEAR);
+    let f = only(&ev, "MT303");
+    assert_eq!(f.severity, Severity::Warn);
+    // 11G + 16M + 8M + 16M + 1000 x (1M + 1M + 512K + 512K + 1M + 32K + 16K).
+    assert_contains(
+        &f.message,
+        "the worst-case memory use is 15G (94% of the 16G",
+    );
+    assert!(
+        findings(&evaluate(SEED000), "MT303").is_empty(),
+        "over 100% is MT302"
+    );
+    silent_on_tuned("MT303");
+}
+
+#[test]
+fn mt304_per_connection_buffers_oversized() {
+    let ev = evaluate(SEED000);
+    for var in [
+        "sort_buffer_size",
+        "join_buffer_size",
+        "read_buffer_size",
+        "read_rnd_buffer_size",
+    ] {
+        let f = one(&ev, "MT304", var);
+        assert_eq!(f.current.as_deref(), Some("16M"), "{var}");
+        assert_eq!(f.recommended.as_deref(), Some("2M"), "{var}");
+    }
+    let f = one(&ev, "MT304", "sort_buffer_size");
+    assert_contains(&f.message, "can take 312.5G with max_connections = 5000");
+    // Only the oversized one is reported; the others are never raised.
+    let ev = evaluate_with(BUSY, &[("join_buffer_size", "8388608")], &[]);
+    let f = findings(&ev, "MT304");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].variable.as_deref(), Some("join_buffer_size"));
+    assert_eq!(f[0].recommended.as_deref(), Some("2M"));
+    assert_eq!(ev.recommendations["read_buffer_size"].value, "128K");
+    // MariaDB's 2M sort_buffer_size default is not oversized.
+    assert!(findings(&evaluate(BUSY), "MT304").is_empty());
+    silent_on_tuned("MT304");
+}
+
+#[test]
+fn mt305_memory_peak_near_limit() {
+    let ev = evaluate(SEED000);
+    let f = only(&ev, "MT305");
+    assert_contains(&f.message, "at its peak of 3100 connections");
+    assert_contains(&f.message, "1090% of the 24G");
+    assert!(
+        findings(&evaluate(NEAR), "MT305").is_empty(),
+        "300 connections"
+    );
+    silent_on_tuned("MT305");
+}
+
+// ---- seed 000's option file, linted --------------------------------------
+
+/// Seed 000 §2.3 (examples/seed000-best-practice.cnf, the file as published)
+/// with the 32G buffer pool of its 256G test machine scaled to a 24G host,
+/// evaluated as `lint` would: option-file values, catalog defaults for the
+/// rest, MySQL 8.0.
+#[test]
+fn seed000_best_practice_cnf_on_a_24g_host() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/seed000-best-practice.cnf");
+    let text = std::fs::read_to_string(&path).expect("example exists");
+    assert!(text.contains("innodb_buffer_pool_size = 32G"));
+    let text = text.replace(
+        "innodb_buffer_pool_size = 32G",
+        "innodb_buffer_pool_size = 16G",
+    );
+    let target: Target = "mysql-8.0".parse().unwrap();
+    let files = mytune::cnf::load_str(&text, &path);
+    let mut facts = Facts {
+        config: Some(files.effective(&mytune::cnf::server_groups(&target))),
+        ..Facts::default()
+    };
+    facts.host = Some(HostFacts {
+        source: HostSource::Described,
+        memory: Memory {
+            total_bytes: 24 * G,
+            effective_bytes: 24 * G,
+            effective_source: "--memory".into(),
+            ..Memory::default()
+        },
+        cpu: Cpu {
+            logical: 8,
+            effective: 8,
+            effective_source: "--cpus".into(),
+            ..Cpu::default()
+        },
+        ..HostFacts::default()
+    });
+    let catalog = Catalog::for_target(&target).expect("mysql-8.0 catalog");
+    let defaults = |name: &str| -> Option<String> {
+        let info = catalog.get(name)?;
+        match info.status_at(target.version) {
+            VarStatus::Removed { .. } => None,
+            _ => info.default.clone(),
+        }
+    };
+    let known = |name: &str| {
+        catalog
+            .get(name)
+            .is_some_and(|i| !matches!(i.status_at(target.version), VarStatus::Removed { .. }))
+    };
+    let profile = Profile::default();
+    let ev = RuleSet::builtin().unwrap().evaluate(
+        &EvalInput::new(&facts, &profile)
+            .with_target(target)
+            .with_defaults(&defaults)
+            .with_known_variables(&known),
+    );
+
+    let over = only(&ev, "MT302");
+    assert_eq!(over.severity, Severity::Crit);
+    assert_contains(&over.message, "max_connections 5000 x");
+    let f = one(&ev, "MT304", "sort_buffer_size");
+    assert_eq!(f.current.as_deref(), Some("16M"));
+    assert_eq!(f.recommended.as_deref(), Some("2M"));
+    let loc = f.location.as_ref().unwrap();
+    assert_eq!((loc.file.as_path(), loc.line), (path.as_path(), 20));
+    let f = one(&ev, "MT301", "max_connections");
+    assert_eq!(f.current.as_deref(), Some("5000"));
+    let rec: u64 = f.recommended.as_deref().unwrap().parse().unwrap();
+    assert!((10..500).contains(&rec), "{rec}");
+    let loc = f.location.as_ref().unwrap();
+    assert_eq!((loc.file.as_path(), loc.line), (path.as_path(), 8));
+    // The thread pool is never recommended for MySQL.
+    assert!(findings(&ev, "MT209").is_empty());
+}
+
+// ---- consistency across every snapshot -----------------------------------
+
+/// No snapshot gets two findings that recommend different values for one
+/// variable, under the default profile or the relaxed/OLAP one, and the
+/// recommendation set agrees with the findings.
+#[test]
+fn no_snapshot_gets_contradictory_recommendations() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/snapshots");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    let relaxed = Profile {
+        durability: Durability::Relaxed,
+        workload: Workload::Olap,
+        ..Profile::default()
+    };
+    let mut inputs = vec![(names.clone(), Profile::default())];
+    inputs.push((names, relaxed));
+    for (names, profile) in inputs {
+        for name in names {
+            let ev = eval_facts(&snapshot(&name), &profile);
+            let mut seen: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+            for f in &ev.findings {
+                let (Some(var), Some(rec)) = (&f.variable, &f.recommended) else {
+                    continue;
+                };
+                if let Some((code, other)) = seen.insert(var, (&f.code, rec)) {
+                    assert_eq!(
+                        other, rec,
+                        "{name}: {code} and {} disagree on {var}",
+                        f.code
+                    );
+                }
+                assert_eq!(&ev.recommendations[var].value, rec, "{name} {var}");
+            }
+        }
+    }
+}
+
+// ---- real MySQLTuner dumps (../shared/fixtures/dumps) --------------------
+
+fn shared() -> Option<std::path::PathBuf> {
+    let primary = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
+    if primary.is_dir() {
+        return Some(primary.to_path_buf());
+    }
+    let fallback = Path::new("/work/shared");
+    fallback.is_dir().then(|| fallback.to_path_buf())
+}
+
+/// Server facts from a MySQLTuner `result.json` ("Variables" and "Status").
+fn mysqltuner_facts(path: &Path, target: Target) -> Facts {
+    let text = std::fs::read_to_string(path).expect("dump readable");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("dump is JSON");
+    let map = |key: &str| -> BTreeMap<String, String> {
+        json[key]
+            .as_object()
+            .expect("a map")
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.to_ascii_lowercase(), v)
+            })
+            .collect()
+    };
+    let variables = map("Variables");
+    let status = map("Status");
+    let server = serde_json::json!({
+        "version_string": variables["version"],
+        "flavor": target.flavor,
+        "version": target.version,
+        "uptime_secs": status["uptime"].parse::<u64>().unwrap(),
+        "is_local": true,
+        "variables": variables,
+        "status": status,
+    });
+    let mut facts = snapshot(TUNED);
+    facts.server = Some(serde_json::from_value(server).expect("server facts"));
+    facts
+}
+
+/// On real MySQL 5.7 / 8.0 and MariaDB dumps (on TUNED's 64G host), the
+/// connection and memory rules never recommend a variable that the version
+/// lacks, and their findings agree with each other.
+#[test]
+fn real_dumps_get_version_valid_advice() {
+    let Some(root) = shared() else {
+        eprintln!("skipping: ../shared (real fixtures) is not present");
+        return;
+    };
+    let dumps = root.join("fixtures/dumps");
+    let cases = [
+        (
+            "mysql-8.0.32__major_MySQLTuner-perl__examples__github__result__mysql__8__result.json",
+            "mysql-8.0.32",
+        ),
+        (
+            "mysql-5.7.41__major_MySQLTuner-perl__examples__github__result__mysql__5.7__result.json",
+            "mysql-5.7.41",
+        ),
+        (
+            "mariadb-10.9.5__major_MySQLTuner-perl__examples__github__result__mariadb__10.9__result.json",
+            "mariadb-10.11.9",
+        ),
+    ];
+    for (file, target) in cases {
+        let target: Target = target.parse().unwrap();
+        let catalog = Catalog::for_target(&target).expect("catalog");
+        let facts = mysqltuner_facts(&dumps.join(file), target);
+        let ev = eval_facts(&facts, &Profile::default());
+        let ours: Vec<&Finding> = ev
+            .findings
+            .iter()
+            .filter(|f| f.code.starts_with("MT2") || f.code.starts_with("MT3"))
+            .collect();
+        for f in &ours {
+            if let Some(var) = &f.variable {
+                let info = catalog
+                    .get(var)
+                    .unwrap_or_else(|| panic!("{file}: {} names unknown {var}", f.code));
+                assert!(
+                    !matches!(info.status_at(target.version), VarStatus::Removed { .. }),
+                    "{file}: {} recommends removed {var}",
+                    f.code
+                );
+            }
+        }
+        // A default server with 151 connections on 64G: nothing about memory
+        // or connection limits; name resolution is on and it listens on `*`.
+        let codes: Vec<&str> = ours.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["MT208"], "{file}: {ours:#?}");
+        // The host's 32768 process limit is enough for 151 connections.
+        assert!(not_applicable(&ev, "MT210").is_empty());
+        if target.flavor == Flavor::Mysql {
+            assert_eq!(not_applicable(&ev, "MT209").len(), 1, "{file}");
+        }
+    }
+}
