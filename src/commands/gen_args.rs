@@ -115,6 +115,11 @@ impl GenArgs {
             ),
             None => Some(generate::host::host_facts(&desc, &HostPaths::default())),
         };
+        if facts.server.is_none()
+            && let Some(h) = facts.host.as_mut()
+        {
+            generate::host::assume_server_inherits_limits(h);
+        }
         let (target, how) = match (&self.target, &facts.server) {
             (_, Some(s)) => (s.target(), server_label),
             (Some(t), None) => (*t, "--target"),

@@ -27,6 +27,17 @@ pub fn host_facts(desc: &HostDescription, paths: &HostPaths) -> HostFacts {
     host::describe(desc, Some(host::collect(paths, &ServerHints::default())))
 }
 
+/// For a server that does not run yet: when no server process was found on
+/// this host, take the limits of this process as the server's (a server
+/// started from this shell inherits them), so rules about the server's open
+/// files and processes can judge the file being generated. A described host
+/// has no process limits and stays without.
+pub fn assume_server_inherits_limits(h: &mut HostFacts) {
+    if h.server_process.is_none() {
+        h.server_process = h.current_process.clone();
+    }
+}
+
 /// One line saying what the host is, for file headers:
 /// `2G memory (--memory), 16 CPUs (--cpus), ssd`.
 pub fn summary(h: &HostFacts) -> String {
@@ -147,6 +158,9 @@ mod tests {
         let h = host_facts(&desc, &paths);
         assert_eq!(h.source, HostSource::Described);
         assert!(h.sysctl.is_empty());
+        let mut h2 = h.clone();
+        assume_server_inherits_limits(&mut h2);
+        assert!(h2.server_process.is_none());
         assert_eq!(
             summary(&h),
             "described host: 64G memory (--memory), 16 CPUs (--cpus), ssd"
