@@ -29,6 +29,12 @@ pub enum Command {
     /// Collect host and server facts into a JSON snapshot.
     #[command(disable_help_flag = true)]
     Collect(Box<crate::commands::collect::CollectArgs>),
+    /// Write a commented option file (my.cnf) for this host or a described one.
+    GenCnf(crate::commands::gen_cnf::GenCnfArgs),
+    /// Write a sysctl.d file of kernel parameters for the expected connections.
+    GenSysctl(crate::commands::gen_sysctl::GenSysctlArgs),
+    /// Write a limits.d file and a systemd drop-in with the server's process limits.
+    GenLimits(crate::commands::gen_limits::GenLimitsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

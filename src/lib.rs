@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod cnf;
 pub mod collect;
 pub mod facts;
+pub mod generate;
 pub mod lint;
 pub mod report;
 pub mod rules;
