@@ -32,6 +32,12 @@ pub enum Command {
     /// Advice on a live server (or a snapshot), with drift against its option files.
     #[command(disable_help_flag = true)]
     Check(Box<crate::commands::check::CheckArgs>),
+    /// Write a commented option file (my.cnf) for this host or a described one.
+    GenCnf(crate::commands::gen_cnf::GenCnfArgs),
+    /// Write a sysctl.d file of kernel parameters for the expected connections.
+    GenSysctl(crate::commands::gen_sysctl::GenSysctlArgs),
+    /// Write a limits.d file and a systemd drop-in with the server's process limits.
+    GenLimits(crate::commands::gen_limits::GenLimitsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

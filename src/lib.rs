@@ -10,6 +10,7 @@ pub mod check;
 pub mod cnf;
 pub mod collect;
 pub mod facts;
+pub mod generate;
 pub mod lint;
 pub mod report;
 pub mod rules;

@@ -36,5 +36,8 @@ fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Collect(args) => commands::collect::run(*args),
         cli::Command::Check(args) => commands::check::run(*args),
+        cli::Command::GenCnf(args) => commands::gen_cnf::run(&args),
+        cli::Command::GenSysctl(args) => commands::gen_sysctl::run(&args),
+        cli::Command::GenLimits(args) => commands::gen_limits::run(&args),
     }
 }

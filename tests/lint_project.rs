@@ -125,7 +125,7 @@ fn explicit_config_allow_and_fail_on() {
     let cfg = dir.path().join("strict.toml");
     std::fs::write(
         &cfg,
-        "memory = \"4G\"\ncpus = 4\n[severity]\nMT004 = \"allow\"\nMT009 = \"allow\"\nMT010 = \"allow\"\nMT301 = \"allow\"\nMT006 = \"info\"\n",
+        "memory = \"4G\"\ncpus = 4\n[severity]\nMT004 = \"allow\"\nMT009 = \"allow\"\nMT010 = \"allow\"\nMT301 = \"allow\"\nMT006 = \"info\"\nMT809 = \"warn\"\n",
     )
     .unwrap();
     let cfg = cfg.to_str().unwrap();

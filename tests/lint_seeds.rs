@@ -80,7 +80,6 @@ fn seed003_sysctl_is_read_completely() {
 }
 
 #[test]
-#[ignore = "needs the OS/security rules of issue 5"]
 fn seed000_sysctl_flags_tcp_tw_recycle() {
     let o = mytune(&["lint", "--format", "json", S000]);
     let f = located(&o, S000);
@@ -93,7 +92,6 @@ fn seed000_sysctl_flags_tcp_tw_recycle() {
 }
 
 #[test]
-#[ignore = "needs the OS/security rules of issue 5"]
 fn seed003_sysctl_flags_timestamps_with_reuse_and_sack() {
     let o = mytune(&["lint", "--format", "json", S003]);
     let f = located(&o, S003);
@@ -107,7 +105,6 @@ fn seed003_sysctl_flags_timestamps_with_reuse_and_sack() {
 }
 
 #[test]
-#[ignore = "needs the OS/security rules of issue 5"]
 fn seed002_skip_grant_tables_is_crit() {
     let o = mytune(&["lint", "--format", "json", S002]);
     let f = located(&o, S002);

@@ -3,6 +3,10 @@
 pub mod check;
 pub mod collect;
 pub mod explain;
+pub mod gen_args;
+pub mod gen_cnf;
+pub mod gen_limits;
+pub mod gen_sysctl;
 pub mod lint;
 pub mod rules;
 

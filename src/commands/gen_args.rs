@@ -1,0 +1,221 @@
+//! What `gen-cnf`, `gen-sysctl` and `gen-limits` share: the host (this one or
+//! described), the target, the deployment profile, extra rules, and turning
+//! them into a [`Plan`].
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use mytune::collect::{HostDescription, HostPaths};
+use mytune::facts::Facts;
+use mytune::facts::host::DiskKind;
+use mytune::generate::{self, Plan};
+use mytune::rules::{Durability, Profile, RuleSet, Workload};
+use mytune::target::Target;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiskArg {
+    Ssd,
+    Hdd,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The server the file is for: FLAVOR-VERSION (mysql-8.0, mysql-8.4,
+    /// mariadb-10.11, percona-8.0, …). Default: the server installed here
+    /// (mariadbd/mysqld --version), else mysql-8.0.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<Target>,
+    /// Describe the host instead of reading this one: its memory (e.g. 64G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory: Option<u64>,
+    /// Describe the host: its CPUs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub cpus: Option<u32>,
+    /// Describe the host: its data disk.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub disk: Option<DiskArg>,
+    /// The workload the server runs.
+    #[arg(long, default_value = "mixed", value_parser = parse_workload)]
+    pub workload: Workload,
+    /// strict: every commit survives a crash; relaxed: may lose about a
+    /// second of commits for speed.
+    #[arg(long, default_value = "strict", value_parser = parse_durability)]
+    pub durability: Durability,
+    /// Expected peak of concurrent connections.
+    #[arg(long, value_name = "N")]
+    pub connections: Option<u64>,
+    /// Share of the host's memory and CPUs the server may use (0 < share <= 1;
+    /// 1 = a dedicated host).
+    #[arg(long, value_name = "FRACTION", default_value_t = 1.0, value_parser = parse_share)]
+    pub share: f64,
+    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Start from a live server's facts saved by `mytune collect` (FILE, or -
+    /// for standard input): its current values instead of the defaults, its
+    /// version as the target, its host unless one is described.
+    #[arg(long, value_name = "FILE")]
+    pub from_snapshot: Option<PathBuf>,
+}
+
+/// Everything a generator needs, resolved.
+pub struct Resolved {
+    pub rules: RuleSet,
+    pub facts: Facts,
+    pub profile: Profile,
+    pub plan: Plan,
+    /// Header lines for the generated files.
+    pub header: Vec<String>,
+}
+
+impl GenArgs {
+    pub fn description(&self) -> HostDescription {
+        HostDescription {
+            memory_bytes: self.memory,
+            cpus: self.cpus,
+            disk: self.disk.map(|d| match d {
+                DiskArg::Ssd => DiskKind::Ssd,
+                DiskArg::Hdd => DiskKind::Hdd,
+            }),
+        }
+    }
+
+    pub fn profile(&self) -> Profile {
+        Profile {
+            durability: self.durability,
+            workload: self.workload,
+            connections: self.connections,
+            share: self.share,
+        }
+    }
+
+    /// Load rules and facts, pick the target, build the plan. `live`: facts
+    /// just collected from a server (`--from-server`).
+    pub fn resolve(&self, command: &str, live: Option<Facts>) -> anyhow::Result<Resolved> {
+        let rules = RuleSet::load(self.rules.as_deref())?;
+        let desc = self.description();
+        let server_label = if live.is_some() {
+            "the live server"
+        } else {
+            "the snapshot's server"
+        };
+        let mut facts = match (live, &self.from_snapshot) {
+            (Some(f), _) => f,
+            (None, Some(path)) => read_snapshot(path)?,
+            (None, None) => Facts::default(),
+        };
+        facts.host = match facts.host.take() {
+            Some(h) if desc.is_empty() => Some(h),
+            Some(h) => Some(mytune::collect::host::describe(&desc, Some(h))),
+            None if facts.server.is_some() && desc.is_empty() => bail!(
+                "the snapshot has no host facts (a remote server); describe its host with --memory and --cpus"
+            ),
+            None => Some(generate::host::host_facts(&desc, &HostPaths::default())),
+        };
+        if facts.server.is_none()
+            && let Some(h) = facts.host.as_mut()
+        {
+            generate::host::assume_server_inherits_limits(h);
+        }
+        let (target, how) = match (&self.target, &facts.server) {
+            (_, Some(s)) => (s.target(), server_label),
+            (Some(t), None) => (*t, "--target"),
+            (None, None) => match generate::host::installed_server() {
+                Some(t) => (t, "the server installed here"),
+                None => ("mysql-8.0".parse().expect("a valid target"), "default"),
+            },
+        };
+        if let (Some(t), Some(s)) = (&self.target, &facts.server)
+            && (t.flavor != s.flavor)
+        {
+            bail!(
+                "--target {t} does not match the snapshot's server ({})",
+                s.target()
+            );
+        }
+        let profile = self.profile();
+        let plan = generate::plan::build(&rules, &facts, &profile, target)?;
+        let host = facts.host.as_ref().expect("set above");
+        let mut header = vec![
+            format!(
+                "Generated by mytune {} {command} for {} ({how}{}).",
+                env!("CARGO_PKG_VERSION"),
+                plan.target,
+                if plan.catalog_target.flavor != plan.target.flavor
+                    || plan.catalog_target.version.series() != plan.target.version.series()
+                {
+                    format!("; variable catalog of {}", plan.catalog_target)
+                } else {
+                    String::new()
+                }
+            ),
+            format!("Host: {}.", generate::host::summary(host)),
+            format!(
+                "Profile: durability {}, workload {}, connections {}, share {}.",
+                profile.durability,
+                profile.workload,
+                profile
+                    .connections
+                    .map_or("not given".to_string(), |c| c.to_string()),
+                profile.share
+            ),
+        ];
+        if let Some(s) = &facts.server {
+            header.push(format!(
+                "Starting from the live values of {} {}; only what a rule recommends is set.",
+                s.flavor, s.version
+            ));
+        }
+        header.push("Each value names the rule that decided it: mytune explain CODE.".into());
+        Ok(Resolved {
+            rules,
+            facts,
+            profile,
+            plan,
+            header,
+        })
+    }
+}
+
+fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
+    let text = if path == Path::new("-") {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read the snapshot from standard input")?;
+        s
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    s.parse()
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    mytune::units::parse_size(s)
+}
+
+fn parse_workload(s: &str) -> Result<Workload, String> {
+    s.parse()
+}
+
+fn parse_durability(s: &str) -> Result<Durability, String> {
+    s.parse()
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number between 0 and 1"))?;
+    if v > 0.0 && v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("'{s}' is not in (0, 1]"))
+    }
+}

@@ -1,0 +1,109 @@
+//! `mytune gen-cnf`: a commented option file for this host or a described
+//! one, written from the rules' recommendations.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use mytune::cnf;
+use mytune::collect::{self, ConnectArgs, HostMode, ServerOptions};
+use mytune::facts::Facts;
+use mytune::generate;
+use mytune::generate::cnf::Origin;
+
+use super::gen_args::{GenArgs, Resolved};
+
+/// Write a commented option file from the rules' recommendations.
+///
+/// With --from-server, connection options work like the `mysql` client's
+/// (flags, MYSQL_PWD, then the [client] and [mytune] groups of the usual
+/// option files); the session is read-only.
+#[derive(Debug, Args)]
+#[command(disable_help_flag = true)]
+pub struct GenCnfArgs {
+    #[command(flatten)]
+    pub common: GenArgs,
+    /// Edit this option file instead of writing a new one: its values are
+    /// the starting point, its other lines and comments are kept.
+    #[arg(long, value_name = "FILE")]
+    pub base: Option<PathBuf>,
+    /// Start from a live server's current values (connect with the options
+    /// below) and set only what the rules recommend.
+    #[arg(long, conflicts_with = "from_snapshot")]
+    pub from_server: bool,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+    /// Print help.
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
+    let live = if args.from_server {
+        Some(collect_server(args)?)
+    } else {
+        None
+    };
+    let base_text = match &args.base {
+        Some(p) => Some(
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut resolved = args.common.resolve("gen-cnf", live)?;
+    if let Some(p) = &args.base {
+        // The base file's effective options are the starting values.
+        let loaded = cnf::load(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let mut facts = resolved.facts.clone();
+        facts.config = Some(loaded.effective(&cnf::server_groups(&resolved.plan.target)));
+        let plan = generate::plan::build(
+            &resolved.rules,
+            &facts,
+            &resolved.profile,
+            resolved.plan.target,
+        )?;
+        resolved = Resolved {
+            facts,
+            plan,
+            ..resolved
+        };
+    }
+    let origin = if resolved.facts.server.is_some() {
+        Origin::Server
+    } else if args.base.is_some() {
+        Origin::BaseFile
+    } else {
+        Origin::Defaults
+    };
+    let text = generate::cnf::render(
+        &resolved.plan,
+        &resolved.header,
+        base_text.as_deref(),
+        origin,
+    )?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .context("cannot write the option file")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Read the live server (and this host when the server is local).
+fn collect_server(args: &GenCnfArgs) -> anyhow::Result<Facts> {
+    let cfg = collect::connect::resolve_from_env(&args.connect)?;
+    let host_mode = HostMode {
+        disabled: false,
+        description: args.common.description(),
+        paths: Default::default(),
+    };
+    let facts = collect::collect(&cfg, &ServerOptions::default(), &host_mode, &mut |_, _| {})?;
+    if facts.host.is_none() {
+        bail!(
+            "{} is a remote server: describe its host with --memory and --cpus",
+            cfg.endpoint()
+        );
+    }
+    Ok(facts)
+}

@@ -1,0 +1,68 @@
+//! `mytune gen-limits`: a limits.d file for the server's user and a systemd
+//! drop-in for its unit, from the rules' process-limit recommendations.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use mytune::generate::{self, limits::LimitsOptions};
+
+use super::gen_args::GenArgs;
+
+#[derive(Debug, Args)]
+pub struct GenLimitsArgs {
+    #[command(flatten)]
+    pub common: GenArgs,
+    /// The server's OS user.
+    #[arg(long, default_value = "mysql")]
+    pub user: String,
+    /// The server's systemd unit. Default: mariadb.service for MariaDB,
+    /// mysql.service otherwise.
+    #[arg(long)]
+    pub unit: Option<String>,
+    /// Write the files under DIR at their install paths (DIR/etc/...)
+    /// instead of printing them.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+}
+
+pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
+    let r = args.common.resolve("gen-limits", None)?;
+    let mut opts = LimitsOptions::for_target(&r.plan.target);
+    opts.user = args.user.clone();
+    if let Some(u) = &args.unit {
+        opts.unit = u.clone();
+    }
+    let files = generate::limits::render(&r.plan, &opts, &r.header)?;
+    let commands = generate::limits::apply_commands(&files, &opts);
+    match &args.output_dir {
+        Some(dir) => {
+            for f in &files {
+                let path = dir.join(f.path.trim_start_matches('/'));
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("cannot create {}", parent.display()))?;
+                }
+                std::fs::write(&path, &f.text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                eprintln!("mytune: wrote {} (install at {})", path.display(), f.path);
+            }
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            for f in &files {
+                writeln!(out, "# ==> {} <==", f.path)?;
+                out.write_all(f.text.as_bytes())?;
+                writeln!(out)?;
+            }
+            writeln!(out, "# ==> apply <==")?;
+            for c in &commands {
+                writeln!(out, "#   {c}")?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,34 @@
+//! `mytune gen-sysctl`: a sysctl.d file from the rules' kernel-parameter
+//! recommendations for this host.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use mytune::generate;
+
+use super::gen_args::GenArgs;
+
+#[derive(Debug, Args)]
+pub struct GenSysctlArgs {
+    #[command(flatten)]
+    pub common: GenArgs,
+    /// Also write the values the host already has, and every parameter the
+    /// rules read at its current value.
+    #[arg(long)]
+    pub all: bool,
+}
+
+pub fn run(args: &GenSysctlArgs) -> anyhow::Result<ExitCode> {
+    let r = args.common.resolve("gen-sysctl", None)?;
+    let read = generate::sysctl::read_by_rules(&r.rules);
+    let file =
+        generate::sysctl::render(&r.plan, r.facts.host.as_ref(), &read, args.all, &r.header)?;
+    std::io::stdout()
+        .lock()
+        .write_all(file.text.as_bytes())
+        .context("cannot write the sysctl file")?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,271 @@
+//! The recommendation set for one target: the rules evaluated to a fixed
+//! point.
+//!
+//! Why a fixed point: rules read the current (or default) values of
+//! variables that other rules change. MT301 (connections × per-connection
+//! buffers vs memory) must see the buffer pool MT101 is about to set, not the
+//! 128M default, or the generated file could promise more memory than the
+//! host has. So the plan applies each round's recommendations as if they
+//! were in an option file and evaluates again, until no recommendation
+//! changes. The plan keeps every value ever recommended (a rule that stops
+//! firing once its value is applied has still decided it) with the rule
+//! that decided it last.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::GenError;
+use crate::catalog::Catalog;
+use crate::facts::{ConfigFacts, ConfigOption, Facts, SourceLocation};
+use crate::rules::{EvalInput, NotApplicable, Profile, RuleSet};
+use crate::target::Target;
+use crate::units;
+
+/// Recommendations of kernel parameters: `sysctl:net.core.somaxconn`.
+pub const SYSCTL_PREFIX: &str = "sysctl:";
+/// Recommendations of process limits: `limit:nofile`.
+pub const LIMIT_PREFIX: &str = "limit:";
+/// Other host settings (transparent huge pages, I/O scheduler): `host:NAME`.
+pub const HOST_PREFIX: &str = "host:";
+
+/// More rounds than this means two rules keep overriding each other.
+pub const MAX_ROUNDS: usize = 8;
+
+/// One value to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    /// The recommended name as the rule wrote it: a server variable
+    /// (`innodb_buffer_pool_size`) or a namespaced OS setting
+    /// (`sysctl:net.core.somaxconn`, `limit:nofile`).
+    pub name: String,
+    pub value: String,
+    /// The rule that decided it, by code and name.
+    pub code: String,
+    pub rule_name: String,
+    /// The first sentence of the rule's rationale.
+    pub why: String,
+    /// The value before: the live server's, the option file's, or the
+    /// target's default (server variables), or the host's (sysctl); `None`
+    /// when unknown.
+    pub baseline: Option<String>,
+}
+
+impl Setting {
+    /// The baseline is already the recommended value.
+    pub fn unchanged(&self) -> bool {
+        self.baseline
+            .as_deref()
+            .is_some_and(|b| same_value(b, &self.value))
+    }
+}
+
+/// The consistent set of recommendations for a target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The target the file is for (the server's own when facts have one).
+    pub target: Target,
+    /// The catalog series used for names, defaults and ranges.
+    pub catalog_target: Target,
+    /// By recommended name.
+    pub settings: BTreeMap<String, Setting>,
+    /// Evaluation rounds until nothing changed.
+    pub rounds: usize,
+    /// Rules that could not be applied in the last round, with the reason.
+    pub not_applicable: Vec<NotApplicable>,
+}
+
+impl Plan {
+    /// Server variables (names without a namespace), in name order.
+    pub fn server_settings(&self) -> impl Iterator<Item = &Setting> {
+        self.settings.values().filter(|s| !s.name.contains(':'))
+    }
+
+    /// Settings of one namespace (`SYSCTL_PREFIX`, `LIMIT_PREFIX`) with the
+    /// name after the prefix.
+    pub fn namespaced<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = (&'a str, &'a Setting)> {
+        self.settings
+            .values()
+            .filter_map(move |s| s.name.strip_prefix(prefix).map(|n| (n, s)))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Setting> {
+        self.settings.get(name)
+    }
+}
+
+/// Evaluate `rules` on `facts` for `target` until the recommendations stop
+/// changing. Variable defaults and "does the target have it" come from the
+/// target's variable catalog; namespaced OS settings (`sysctl:`, `limit:`,
+/// `host:`) are always kept.
+pub fn build(
+    rules: &RuleSet,
+    facts: &Facts,
+    profile: &Profile,
+    target: Target,
+) -> Result<Plan, GenError> {
+    profile.validate().map_err(GenError::Profile)?;
+    let target = facts.server.as_ref().map_or(target, |s| s.target());
+    let catalog = Catalog::for_target(&target)?;
+    let defaults = |name: &str| catalog.get(name).and_then(|v| v.default.clone());
+    // Namespaced names (`sysctl:`, `limit:`, `host:`) are OS settings, not
+    // server variables: the catalog does not judge them.
+    let known = |name: &str| {
+        name.contains(':')
+            || catalog
+                .get(name)
+                .is_some_and(|v| !v.status_at(target.version).is_removed())
+    };
+
+    let mut settings: BTreeMap<String, Setting> = BTreeMap::new();
+    let mut current = facts.clone();
+    let mut round = 0;
+    loop {
+        round += 1;
+        let eval = rules.evaluate(
+            &EvalInput::new(&current, profile)
+                .with_target(target)
+                .with_defaults(&defaults)
+                .with_known_variables(&known),
+        );
+        let mut changing = Vec::new();
+        for (name, rec) in &eval.recommendations {
+            if settings
+                .get(name)
+                .is_some_and(|s| same_value(&s.value, &rec.value))
+            {
+                continue;
+            }
+            changing.push(name.clone());
+            let rule = rules.get(&rec.code);
+            let baseline = settings
+                .get(name)
+                .map(|s| s.baseline.clone())
+                .unwrap_or_else(|| baseline_of(facts, name, &defaults));
+            settings.insert(
+                name.clone(),
+                Setting {
+                    name: name.clone(),
+                    value: rec.value.clone(),
+                    code: rec.code.clone(),
+                    rule_name: rule.map(|r| r.name.clone()).unwrap_or_default(),
+                    why: super::first_sentence(&rec.rationale).to_string(),
+                    baseline,
+                },
+            );
+            apply(&mut current, name, &rec.value);
+        }
+        if changing.is_empty() {
+            return Ok(Plan {
+                target,
+                catalog_target: catalog.target(),
+                settings,
+                rounds: round,
+                not_applicable: eval.not_applicable,
+            });
+        }
+        if round >= MAX_ROUNDS {
+            return Err(GenError::NotConverged {
+                rounds: round,
+                changing,
+            });
+        }
+    }
+}
+
+/// The value a setting has before the plan changes it.
+fn baseline_of(
+    facts: &Facts,
+    name: &str,
+    defaults: &dyn Fn(&str) -> Option<String>,
+) -> Option<String> {
+    if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
+        return facts.host.as_ref().and_then(|h| h.sysctl.get(key).cloned());
+    }
+    if name.contains(':') {
+        return None;
+    }
+    if let Some(s) = &facts.server {
+        return s.variables.get(name).cloned();
+    }
+    if let Some(o) = facts.config.as_ref().and_then(|c| c.options.get(name)) {
+        return Some(o.value.clone());
+    }
+    defaults(name)
+}
+
+/// Make the next round see `name = value`: a server variable when there are
+/// server facts (they win over option files), else an option-file value; a
+/// sysctl as the host's value. Other namespaced settings (limits, `host:`)
+/// have no fact to update.
+fn apply(facts: &mut Facts, name: &str, value: &str) {
+    if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
+        if let Some(h) = facts.host.as_mut() {
+            h.sysctl.insert(key.to_string(), value.to_string());
+        }
+        return;
+    }
+    if name.contains(':') {
+        return;
+    }
+    if let Some(s) = facts.server.as_mut() {
+        s.variables.insert(name.to_string(), value.to_string());
+        return;
+    }
+    let config = facts.config.get_or_insert_with(ConfigFacts::default);
+    config.options.insert(
+        name.to_string(),
+        ConfigOption {
+            name: name.to_string(),
+            value: value.to_string(),
+            location: SourceLocation {
+                file: PathBuf::from("<generated>"),
+                line: 0,
+                column: 0,
+            },
+            group: "mysqld".into(),
+            loose: false,
+            shadowed: Vec::new(),
+        },
+    );
+}
+
+/// Two option values mean the same: equal text (any case), equal numbers
+/// (`1G` = `1073741824`), or equal booleans (`ON` = `1`).
+pub fn same_value(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim(), b.trim());
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    if let (Ok(x), Ok(y)) = (units::parse_size(a), units::parse_size(b)) {
+        return x == y;
+    }
+    match (as_bool(a), as_bool(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn as_bool(s: &str) -> Option<bool> {
+    match s.to_ascii_uppercase().as_str() {
+        "ON" | "TRUE" | "YES" | "1" => Some(true),
+        "OFF" | "FALSE" | "NO" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_compare_like_the_server_reads_them() {
+        assert!(same_value("1G", "1073741824"));
+        assert!(same_value("on", "1"));
+        assert!(same_value("O_DIRECT", "o_direct"));
+        assert!(!same_value("1G", "1M"));
+        assert!(!same_value("ON", "2"));
+    }
+}

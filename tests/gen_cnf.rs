@@ -1,0 +1,278 @@
+//! gen-cnf over every supported target and a range of host sizes: every
+//! generated name exists in the target's catalog, every value is accepted
+//! as is, and the configuration's worst-case memory fits the host.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mytune::catalog::Catalog;
+use mytune::cnf;
+use mytune::collect::host::{HostDescription, describe};
+use mytune::facts::Facts;
+use mytune::facts::host::{DiskKind, HostFacts, Memory};
+use mytune::generate::{
+    self,
+    cnf::{Origin, group_for},
+};
+use mytune::rules::{Durability, Profile, RuleSet, Workload};
+use mytune::target::Target;
+use mytune::units;
+
+/// The host sizes of the acceptance criteria: (label, host).
+fn hosts() -> Vec<(&'static str, HostFacts)> {
+    let described = |mem: u64, cpus: u32, disk: DiskKind| {
+        describe(
+            &HostDescription {
+                memory_bytes: Some(mem),
+                cpus: Some(cpus),
+                disk: Some(disk),
+            },
+            None,
+        )
+    };
+    let mut cgroup = described(64 << 30, 16, DiskKind::Ssd);
+    cgroup.memory = Memory {
+        total_bytes: 64 << 30,
+        cgroup_limit_bytes: Some(2 << 30),
+        effective_bytes: 2 << 30,
+        effective_source: "cgroup v2 memory.max".into(),
+    };
+    vec![
+        ("1G/1", described(1 << 30, 1, DiskKind::Hdd)),
+        ("8G/4", described(8 << 30, 4, DiskKind::Ssd)),
+        ("64G/16", described(64 << 30, 16, DiskKind::Ssd)),
+        ("512G/96", described(512 << 30, 96, DiskKind::Ssd)),
+        ("2G cgroup on 64G", cgroup),
+    ]
+}
+
+fn profiles() -> Vec<Profile> {
+    let mut out = Vec::new();
+    for durability in [Durability::Strict, Durability::Relaxed] {
+        for workload in [Workload::Oltp, Workload::Olap, Workload::Mixed] {
+            out.push(Profile {
+                durability,
+                workload,
+                connections: None,
+                share: 1.0,
+            });
+        }
+    }
+    out.push(Profile {
+        connections: Some(2000),
+        share: 0.5,
+        ..Profile::default()
+    });
+    out
+}
+
+/// Generate the option file text for one case.
+fn generate(rules: &RuleSet, host: &HostFacts, profile: &Profile, target: Target) -> String {
+    let facts = Facts {
+        host: Some(host.clone()),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(rules, &facts, profile, target)
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+    generate::cnf::render(&plan, &["test".into()], None, Origin::Defaults)
+        .unwrap_or_else(|e| panic!("{target}: {e}"))
+}
+
+/// The options of the generated file's group, read back with the
+/// option-file reader (the file must parse without problems).
+fn read_back(text: &str, target: &Target) -> BTreeMap<String, String> {
+    let loaded = cnf::load_str(text, Path::new("generated.cnf"));
+    assert!(
+        loaded.errors.is_empty(),
+        "{target}: the generated file has problems: {:?}\n{text}",
+        loaded.errors
+    );
+    let facts = loaded.effective(&[group_for(target).to_string()]);
+    facts
+        .options
+        .into_iter()
+        .map(|(k, o)| (k, o.value))
+        .collect()
+}
+
+/// The worst case the server may allocate: global buffers plus every
+/// connection using all of its per-connection buffers at once. The same
+/// terms as MT301 (MySQLTuner's "maximum possible memory usage" also counts
+/// one tmp_table_size and MariaDB's aria_pagecache_buffer_size; rule MT301
+/// does not, so neither does this check).
+fn max_memory(options: &BTreeMap<String, String>, catalog: &Catalog) -> u64 {
+    let value = |name: &str| -> u64 {
+        let text = options
+            .get(name)
+            .cloned()
+            .or_else(|| catalog.get(name).and_then(|v| v.default.clone()));
+        text.and_then(|t| units::parse_size(&t).ok()).unwrap_or(0)
+    };
+    let global = [
+        "innodb_buffer_pool_size",
+        "key_buffer_size",
+        "innodb_log_buffer_size",
+        "query_cache_size",
+    ]
+    .iter()
+    .map(|n| value(n))
+    .sum::<u64>();
+    let per_connection = [
+        "sort_buffer_size",
+        "join_buffer_size",
+        "read_buffer_size",
+        "read_rnd_buffer_size",
+        "thread_stack",
+        "binlog_cache_size",
+        "net_buffer_length",
+    ]
+    .iter()
+    .map(|n| value(n))
+    .sum::<u64>();
+    global + value("max_connections") * per_connection
+}
+
+#[test]
+fn every_target_and_host_size_gives_valid_values_within_memory() {
+    let rules = RuleSet::builtin().unwrap();
+    let mut cases = 0;
+    for target in Catalog::supported() {
+        let catalog = Catalog::for_target(&target).unwrap();
+        for (label, host) in hosts() {
+            for profile in profiles() {
+                let text = generate(&rules, &host, &profile, target);
+                let options = read_back(&text, &target);
+                for (name, value) in &options {
+                    let info = catalog.get(name).unwrap_or_else(|| {
+                        panic!("{target} {label}: {name} is not in the catalog\n{text}")
+                    });
+                    assert!(
+                        !info.status_at(target.version).is_removed(),
+                        "{target} {label}: {name} was removed\n{text}"
+                    );
+                    if let Err(e) = info.check_value(value) {
+                        panic!("{target} {label}: {name} = {value}: {e}\n{text}");
+                    }
+                }
+                let budget = (host.memory.effective_bytes as f64 * profile.share) as u64;
+                let worst = max_memory(&options, catalog);
+                assert!(
+                    worst <= budget,
+                    "{target} {label} {profile:?}: worst case {} > {} of memory\n{text}",
+                    units::human_size(worst),
+                    units::human_size(budget)
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, Catalog::supported().len() * 5 * 7);
+}
+
+#[test]
+fn every_line_names_its_rule_and_sizes_have_suffixes() {
+    let rules = RuleSet::builtin().unwrap();
+    let host = &hosts()[2].1;
+    let target: Target = "mariadb-10.11".parse().unwrap();
+    let text = generate(&rules, host, &Profile::default(), target);
+    assert!(text.contains("\n[mariadb]\n"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut options = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with('#') || line.starts_with('[') || line.trim().is_empty() {
+            continue;
+        }
+        options += 1;
+        // The comment block right above names the rule.
+        let above = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with('#'))
+            .last()
+            .unwrap_or_else(|| panic!("no comment above {line}\n{text}"));
+        assert!(above.starts_with("# MT"), "{above}\n{text}");
+    }
+    assert!(options > 0, "{text}");
+    // 70% of 64G, in whole megabytes at least.
+    let bp = text
+        .lines()
+        .find_map(|l| l.strip_prefix("innodb_buffer_pool_size = "))
+        .unwrap();
+    assert!(bp.ends_with('M') || bp.ends_with('G'), "{bp}");
+}
+
+#[test]
+fn mysql_files_use_mysqld_and_mariadb_files_use_mariadb() {
+    let rules = RuleSet::builtin().unwrap();
+    let host = &hosts()[1].1;
+    for (t, group) in [
+        ("mysql-8.0", "[mysqld]"),
+        ("mysql-8.4", "[mysqld]"),
+        ("percona-8.0", "[mysqld]"),
+        ("mariadb-10.6", "[mariadb]"),
+        ("mariadb-11.4", "[mariadb]"),
+    ] {
+        let text = generate(&rules, host, &Profile::default(), t.parse().unwrap());
+        assert!(text.contains(&format!("\n{group}\n")), "{t}: {text}");
+    }
+}
+
+#[test]
+fn a_base_file_keeps_its_lines() {
+    let rules = RuleSet::builtin().unwrap();
+    let host = &hosts()[1].1;
+    let target: Target = "mysql-8.0".parse().unwrap();
+    let facts = Facts {
+        host: Some(host.clone()),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    let base = "# mine\n[mysqld]\ndatadir = /srv/db   # keep\ninnodb_buffer_pool_size = 128M\n";
+    let text = generate::cnf::render(&plan, &[], Some(base), Origin::BaseFile).unwrap();
+    assert!(
+        text.starts_with("# mine\n[mysqld]\ndatadir = /srv/db   # keep\n"),
+        "{text}"
+    );
+    assert!(!text.contains("= 128M"), "{text}");
+    assert!(text.contains("(was 128M)"), "{text}");
+    assert_eq!(text.matches("innodb_buffer_pool_size").count(), 1, "{text}");
+}
+
+/// Strict durability is the default profile: starting from a relaxed file,
+/// the generated settings restore it; the relaxed profile relaxes only when
+/// asked for. (The values come from the InnoDB durability rules.)
+#[test]
+fn strict_durability_is_restored_and_relaxed_only_on_request() {
+    let rules = RuleSet::builtin().unwrap();
+    let target: Target = "mariadb-10.11".parse().unwrap();
+    let relaxed_file = "[mariadb]\ninnodb_flush_log_at_trx_commit = 2\ninnodb_doublewrite = OFF\nlog_bin = mysql-bin\nsync_binlog = 0\n";
+    let loaded = cnf::load_str(relaxed_file, Path::new("relaxed.cnf"));
+    let facts = Facts {
+        host: Some(hosts()[1].1.clone()),
+        config: Some(loaded.effective(&cnf::server_groups(&target))),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    let text = generate::cnf::render(&plan, &[], Some(relaxed_file), Origin::BaseFile).unwrap();
+    let options = read_back(&text, &target);
+    assert_eq!(options["innodb_flush_log_at_trx_commit"], "1", "{text}");
+    assert_eq!(options["innodb_doublewrite"], "ON", "{text}");
+    assert_eq!(options["sync_binlog"], "1", "{text}");
+
+    let relaxed = Profile {
+        durability: Durability::Relaxed,
+        ..Profile::default()
+    };
+    let facts = Facts {
+        host: Some(hosts()[1].1.clone()),
+        ..Facts::default()
+    };
+    let text = generate(&rules, &hosts()[1].1, &relaxed, target);
+    let options = read_back(&text, &target);
+    assert_eq!(options["innodb_flush_log_at_trx_commit"], "2", "{text}");
+    let strict = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    assert!(
+        strict.get("innodb_flush_log_at_trx_commit").is_none(),
+        "strict from defaults keeps the default 1"
+    );
+}
