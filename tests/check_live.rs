@@ -99,6 +99,11 @@ fn defaults_report_small_buffer_pool_in_every_format() {
         !out.contains("SET PERSIST"),
         "MariaDB has no SET PERSIST: {out}"
     );
+    let block = &out[out.find("[mariadb]\n").unwrap()..];
+    assert!(
+        !block.contains("sysctl:"),
+        "host settings in the option-file block: {block}"
+    );
     assert!(!out.contains('\x1b'), "NO_COLOR: {out}");
     let summary = out.lines().last().unwrap();
     assert!(summary.contains("queries."), "{summary}");

@@ -52,8 +52,9 @@ pub fn has_set_persist(target: &Target) -> bool {
     target.flavor != Flavor::Mariadb && target.version >= Version::new(8, 0, 0)
 }
 
-/// One change per recommended variable, in finding order; a variable
-/// recommended twice keeps its first (most severe) recommendation.
+/// One change per recommended server variable, in finding order; a variable
+/// recommended twice keeps its first (most severe) recommendation. Host
+/// settings (namespaced `sysctl:`/`limits:` names) are left out.
 pub fn suggest(
     findings: &[Finding],
     target: &Target,
@@ -64,7 +65,9 @@ pub fn suggest(
         let (Some(var), Some(value)) = (&f.variable, &f.recommended) else {
             continue;
         };
-        if out.iter().any(|c| &c.variable == var) {
+        // Host settings (`sysctl:vm.swappiness`, `limits:nofile`) do not
+        // belong in an option file: the findings table shows them.
+        if var.contains(':') || out.iter().any(|c| &c.variable == var) {
             continue;
         }
         let info = catalog.and_then(|c| c.get(var));
@@ -138,6 +141,38 @@ mod tests {
         );
         assert_eq!(sql_value(Some(&VarKind::String), "it's"), "'it\\'s'");
         assert_eq!(sql_value(None, "16M"), "16777216");
+    }
+
+    #[test]
+    fn host_settings_stay_out_of_the_option_file_block() {
+        let f = |code: &str, var: &str, value: &str| Finding {
+            code: code.into(),
+            name: "n".into(),
+            family: crate::rules::Family::Os,
+            severity: crate::rules::Severity::Warn,
+            tags: vec![],
+            message: String::new(),
+            variable: Some(var.into()),
+            current: None,
+            recommended: Some(value.into()),
+            location: None,
+            rationale: String::new(),
+            sources: vec![],
+            confidence: crate::rules::Confidence::High,
+        };
+        let t: Target = "mariadb-10.11".parse().unwrap();
+        let changes = suggest(
+            &[
+                f("MT815", "sysctl:vm.dirty_ratio", "10"),
+                f("MT101", "innodb_buffer_pool_size", "1G"),
+                f("MT102", "innodb_buffer_pool_size", "2G"),
+            ],
+            &t,
+            None,
+        );
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].code, "MT101");
+        assert_eq!(changes[0].apply, Apply::Restart);
     }
 
     #[test]
