@@ -13,8 +13,14 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let Some(rule) = set.get(&args.code) else {
-        // The structural lint checks (MT0xx) are documented like rules.
-        if let Some(check) = mytune::lint::checks::get(&args.code) {
+        // The structural lint checks (MT001-MT010) are documented like rules.
+        // So are the drift checks of `check` (MT011-MT013).
+        let check = mytune::lint::checks::get(&args.code).or_else(|| {
+            mytune::check::drift::ALL
+                .iter()
+                .find(|c| c.code.eq_ignore_ascii_case(&args.code) || c.name == args.code)
+        });
+        if let Some(check) = check {
             match args.format {
                 ExplainFormat::Text => print!("{}", check.explain()),
                 ExplainFormat::Json => {

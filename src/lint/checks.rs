@@ -177,7 +177,7 @@ impl Check {
     /// `mytune explain MT00x`, in the layout of a rule's explanation.
     pub fn explain(&self) -> String {
         let mut s = format!(
-            "{} {}\nfamily: config (built into lint) · severity: {}\n\n{}.\n\n{}\n",
+            "{} {}\nfamily: config (built in, not a TOML rule) · severity: {}\n\n{}.\n\n{}\n",
             self.code, self.name, self.severity, self.summary, self.rationale
         );
         if !self.sources.is_empty() {
