@@ -27,7 +27,7 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::catalog::{Catalog, VarKind, VarStatus, edit_distance};
 use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
-use crate::facts::SourceLocation;
+use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::schema::Source;
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
@@ -90,7 +90,8 @@ const CLIENT_GROUPS: &[&str] = &["client", "mysql", "client-mariadb", "mariadb-c
 pub fn lint_file(path: &Path, target: &Target) -> Result<Vec<Finding>, LintError> {
     let catalog = Catalog::for_target(target).map_err(|e| LintError::Target(e.to_string()))?;
     let loaded = cnf::load(path).map_err(|e| LintError::Read(e.to_string()))?;
-    Ok(lint_loaded(&loaded, target, catalog))
+    let effective = loaded.effective(&cnf::server_groups(target));
+    Ok(lint_loaded(&loaded, &effective, target, catalog))
 }
 
 /// Errors that stop a lint run (as opposed to findings).
@@ -102,8 +103,15 @@ pub enum LintError {
     Read(String),
 }
 
-/// Lint an already-read set of files.
-pub fn lint_loaded(loaded: &LoadedFiles, target: &Target, catalog: &Catalog) -> Vec<Finding> {
+/// Lint an already-read set of files. `effective` is `loaded.effective()`
+/// for the target's server groups: the caller computes it once and also
+/// hands it to the rule engine.
+pub fn lint_loaded(
+    loaded: &LoadedFiles,
+    effective: &ConfigFacts,
+    target: &Target,
+    catalog: &Catalog,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for err in &loaded.errors {
         let sev = if err.kind.refused_by_server() {
@@ -155,7 +163,7 @@ pub fn lint_loaded(loaded: &LoadedFiles, target: &Target, catalog: &Catalog) -> 
         ));
     }
 
-    duplicates(loaded, &server_groups, &mut out);
+    duplicates(loaded, effective, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
 }
@@ -341,8 +349,7 @@ fn check_client_entry(e: &OptionEntry, group: &str, catalog: &Catalog, out: &mut
 }
 
 /// Earlier occurrences of an option in the server's groups have no effect.
-fn duplicates(loaded: &LoadedFiles, server_groups: &[String], out: &mut Vec<Finding>) {
-    let effective = loaded.effective(server_groups);
+fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Finding>) {
     let by_location: HashMap<&SourceLocation, &OptionEntry> =
         loaded.entries.iter().map(|e| (&e.location, e)).collect();
     for opt in effective.options.values() {

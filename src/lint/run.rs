@@ -251,11 +251,12 @@ fn lint_group(
     let server_groups = cnf::server_groups(&target);
     let per_file = parallel_map(&option_files, |input| {
         let loaded = cnf::load_str(&input.text, &input.path);
-        let mut found: Vec<(Finding, Option<PathBuf>)> = lint_loaded(&loaded, &target, catalog)
-            .into_iter()
-            .map(|f| (f, Some(input.path.clone())))
-            .collect();
         let config = loaded.effective(&server_groups);
+        let mut found: Vec<(Finding, Option<PathBuf>)> =
+            lint_loaded(&loaded, &config, &target, catalog)
+                .into_iter()
+                .map(|f| (f, Some(input.path.clone())))
+                .collect();
         if config.options.is_empty() {
             return (found, Vec::new(), Some(input.path.clone()));
         }
