@@ -25,7 +25,7 @@ use std::path::Path;
 use crate::catalog::{Catalog, VarInfo, VarKind};
 use crate::facts::{ConfigFacts, ConfigOption, ServerFacts};
 use crate::lint::checks::Check;
-use crate::rules::{Finding, Severity, schema::Source};
+use crate::rules::{Finding, Severity};
 use crate::units;
 
 const OPTION_FILES: &str = "https://dev.mysql.com/doc/refman/8.0/en/option-files.html";
@@ -178,30 +178,14 @@ fn differs(
 }
 
 fn finding(check: &Check, severity: Severity, message: String, opt: &ConfigOption) -> Finding {
-    Finding {
-        code: check.code.to_string(),
-        name: check.name.to_string(),
-        family: check.family(),
+    let mut f = check.finding(
         severity,
-        tags: vec!["config".to_string(), "drift".to_string()],
         message,
-        variable: Some(opt.name.clone()),
-        current: None,
-        recommended: None,
-        location: Some(opt.location.clone()),
-        rationale: check.rationale.to_string(),
-        sources: check
-            .sources
-            .iter()
-            .map(|url| Source {
-                seed: None,
-                section: None,
-                title: None,
-                url: Some(url.to_string()),
-            })
-            .collect(),
-        confidence: check.confidence(),
-    }
+        Some(opt.location.clone()),
+        Some(opt.name.clone()),
+    );
+    f.tags.push("drift".to_string());
+    f
 }
 
 /// Do the file value and the running value mean the same thing for a

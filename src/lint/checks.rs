@@ -4,7 +4,9 @@
 //! here rather than in a TOML rule; each has a stable code in the MT0xx range
 //! and is documented by `mytune explain` like a rule.
 
-use crate::rules::{Confidence, Family, Severity};
+use crate::facts::SourceLocation;
+use crate::rules::schema::Source;
+use crate::rules::{Confidence, Family, Finding, Severity};
 
 /// One structural check: its identity and documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,6 +168,41 @@ pub fn get(key: &str) -> Option<&'static Check> {
 }
 
 impl Check {
+    /// A finding of this check (tagged `config`), with the check's rationale
+    /// and sources; shared by lint's structural checks and check's drift.
+    pub fn finding(
+        &self,
+        severity: Severity,
+        message: String,
+        location: Option<SourceLocation>,
+        variable: Option<String>,
+    ) -> Finding {
+        Finding {
+            code: self.code.to_string(),
+            name: self.name.to_string(),
+            family: self.family(),
+            severity,
+            tags: vec!["config".to_string()],
+            message,
+            variable,
+            current: None,
+            recommended: None,
+            location,
+            rationale: self.rationale.to_string(),
+            sources: self
+                .sources
+                .iter()
+                .map(|url| Source {
+                    seed: None,
+                    section: None,
+                    title: None,
+                    url: Some(url.to_string()),
+                })
+                .collect(),
+            confidence: self.confidence(),
+        }
+    }
+
     pub fn family(&self) -> Family {
         Family::Config
     }

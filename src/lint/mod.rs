@@ -28,7 +28,6 @@ use std::sync::{Mutex, OnceLock};
 use crate::catalog::{Catalog, VarKind, VarStatus, edit_distance};
 use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
 use crate::facts::{ConfigFacts, SourceLocation};
-use crate::rules::schema::Source;
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
 
@@ -427,28 +426,5 @@ pub(crate) fn finding(
     location: Option<SourceLocation>,
     variable: Option<String>,
 ) -> Finding {
-    Finding {
-        code: check.code.to_string(),
-        name: check.name.to_string(),
-        family: check.family(),
-        severity,
-        tags: vec!["config".to_string()],
-        message,
-        variable,
-        current: None,
-        recommended: None,
-        location,
-        rationale: check.rationale.to_string(),
-        sources: check
-            .sources
-            .iter()
-            .map(|url| Source {
-                seed: None,
-                section: None,
-                title: None,
-                url: Some(url.to_string()),
-            })
-            .collect(),
-        confidence: check.confidence(),
-    }
+    check.finding(severity, message, location, variable)
 }
