@@ -21,13 +21,9 @@ const SEED: &str = "cachelog-mysql80-seed000-24g-8cpu.json";
 /// The shared well-tuned MariaDB 10.11.
 const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 
-fn snapshot(name: &str) -> Facts {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/snapshots")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("snapshot exists");
-    Facts::from_json(&text).expect("snapshot parses")
-}
+#[path = "support/snapshots.rs"]
+mod snapshots;
+use snapshots::snapshot;
 
 fn run(facts: &Facts) -> Evaluation {
     let profile = Profile::default();

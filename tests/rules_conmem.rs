@@ -31,13 +31,9 @@ const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 
 const G: u64 = 1024 * 1024 * 1024;
 
-fn snapshot(name: &str) -> Facts {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/snapshots")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("snapshot exists");
-    Facts::from_json(&text).expect("snapshot parses")
-}
+#[path = "support/snapshots.rs"]
+mod snapshots;
+use snapshots::snapshot;
 
 fn eval_facts(facts: &Facts, profile: &Profile) -> Evaluation {
     RuleSet::builtin()

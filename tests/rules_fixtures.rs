@@ -1,19 +1,12 @@
 //! Each built-in rule, fired and not fired, on JSON facts snapshots in
 //! `tests/fixtures/snapshots/` (made-up deployments, serde of `Facts`).
 
-use std::path::Path;
-
-use mytune::facts::Facts;
 use mytune::rules::{Confidence, EvalInput, Evaluation, Finding, Profile, RuleSet};
 use mytune::target::Target;
 
-fn snapshot(name: &str) -> Facts {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/snapshots")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("snapshot exists");
-    Facts::from_json(&text).expect("snapshot parses")
-}
+#[path = "support/snapshots.rs"]
+mod snapshots;
+use snapshots::snapshot;
 
 fn evaluate(name: &str) -> Evaluation {
     let facts = snapshot(name);

@@ -16,13 +16,9 @@ const BIG_80: &str = "innodb-mysql80-64g-32cpu.json";
 const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 const OVER: &str = "mysql80-overcommitted-8g-4cpu.json";
 
-fn snapshot(name: &str) -> Facts {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/snapshots")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("snapshot exists");
-    Facts::from_json(&text).expect("snapshot parses")
-}
+#[path = "support/snapshots.rs"]
+mod snapshots;
+use snapshots::snapshot;
 
 fn server(facts: &mut Facts) -> &mut ServerFacts {
     facts.server.as_mut().expect("server facts")

@@ -23,13 +23,9 @@ const SEED002_CNF: &str = "secos-seed002-cnf-only.json";
 const SEED003: &str = "secos-seed003-percona80-64g.json";
 const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 
-fn snapshot(name: &str) -> Facts {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/snapshots")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("snapshot exists");
-    Facts::from_json(&text).expect("snapshot parses")
-}
+#[path = "support/snapshots.rs"]
+mod snapshots;
+use snapshots::snapshot;
 
 fn rules() -> RuleSet {
     RuleSet::builtin().expect("built-in rules load")
