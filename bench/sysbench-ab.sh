@@ -14,7 +14,16 @@
 #   --a FILE, --b FILE   option files; the word "defaults" means an empty file
 #   --tables N [8]  --rows N [250000]  --threads N [8]  --time SECS [60]
 #   --warmup SECS [10]  --pairs N [3]  --test NAME [oltp_read_write]
+#   --no-prewarm (skip `sysbench prewarm` before each run's warm-up)
+#   --data-cache DIR (keep the prepared datadir in DIR and reuse it when a later
+#     run asks for the same test, tables and rows)
 #   --workdir DIR [a new directory under ${TMPDIR:-/tmp}]  --keep (keep it)
+#
+# Every run starts cold from its own copy of the prepared datadir (the buffer
+# pool dump of the prepare server is deleted, so neither side loads one), then
+# `sysbench prewarm` reads every table and index once (the server keeps what its
+# buffer pool holds), then the warm-up run, then the measured run. Both sides
+# get exactly the same procedure.
 #
 # The servers listen only on their own Unix socket in the work directory
 # (--skip-networking), so several runs never collide on a port; the datadir,
@@ -31,7 +40,7 @@
 set -euo pipefail
 
 A="" B="" TABLES=8 ROWS=250000 THREADS=8 TIME=60 WARMUP=10 PAIRS=3 TEST=oltp_read_write
-WORKDIR="" KEEP=0 SEED_OUT=""
+WORKDIR="" KEEP=0 SEED_OUT="" PREWARM=1 CACHE=""
 die() { echo "sysbench-ab: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,6 +55,8 @@ while [ $# -gt 0 ]; do
     --test) TEST="$2"; shift 2 ;;
     --workdir) WORKDIR="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
+    --no-prewarm) PREWARM=0; shift ;;
+    --data-cache) CACHE="$2"; shift 2 ;;
     --seed-config) SEED_OUT="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument: $1 (see --help)" ;;
@@ -153,20 +164,40 @@ stop_server() {
 SB_COMMON=(--db-driver=mysql --mysql-socket="$SOCK" --mysql-user=root --mysql-db=sbtest
   --tables="$TABLES" --table-size="$ROWS")
 
-echo "sysbench-ab: preparing $TABLES tables x $ROWS rows in $WORKDIR/base" >&2
-"$INSTALL_DB" --no-defaults --auth-root-authentication-method=normal --datadir="$WORKDIR/base" \
-  "${USER_ARG[@]}" >"$WORKDIR/install.log" 2>&1 || { tail -5 "$WORKDIR/install.log" >&2; die "mariadb-install-db failed"; }
-printf '[mariadbd]\ninnodb_buffer_pool_size = 512M\ninnodb_flush_log_at_trx_commit = 0\n' > "$WORKDIR/prepare.cnf"
-start_server "$WORKDIR/base" "$WORKDIR/prepare.cnf" "$WORKDIR/prepare.err"
-"$CLIENT" --no-defaults -uroot --socket="$SOCK" -e "CREATE DATABASE sbtest"
-sysbench "$TEST" "${SB_COMMON[@]}" --threads="$THREADS" prepare >"$WORKDIR/prepare.log" 2>&1 ||
-  { tail -5 "$WORKDIR/prepare.log" >&2; die "sysbench prepare failed"; }
-stop_server
+# The prepared data set: in the work directory, or reused from --data-cache.
+BASE="$WORKDIR/base"
+[ -n "$CACHE" ] && BASE="$CACHE/$TEST-$TABLES-$ROWS"
+if [ -f "$BASE/.sysbench-ab-prepared" ]; then
+  echo "sysbench-ab: reusing the prepared data set in $BASE" >&2
+else
+  rm -rf "$BASE"; mkdir -p "$(dirname "$BASE")"
+  echo "sysbench-ab: preparing $TABLES tables x $ROWS rows in $BASE" >&2
+  "$INSTALL_DB" --no-defaults --auth-root-authentication-method=normal --datadir="$BASE" \
+    "${USER_ARG[@]}" >"$WORKDIR/install.log" 2>&1 || { tail -5 "$WORKDIR/install.log" >&2; die "mariadb-install-db failed"; }
+  # The loading server only has to be quick: a quarter of memory (512M..8G), no fsync per commit.
+  mem_mb="$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)"
+  prep_bp="$(( mem_mb / 4 ))"; [ "$prep_bp" -ge 512 ] || prep_bp=512; [ "$prep_bp" -le 8192 ] || prep_bp=8192
+  printf '[mariadbd]\ninnodb_buffer_pool_size = %sM\ninnodb_log_file_size = 1G\ninnodb_flush_log_at_trx_commit = 0\n' \
+    "$prep_bp" > "$WORKDIR/prepare.cnf"
+  start_server "$BASE" "$WORKDIR/prepare.cnf" "$WORKDIR/prepare.err"
+  "$CLIENT" --no-defaults -uroot --socket="$SOCK" -e "CREATE DATABASE sbtest"
+  sysbench "$TEST" "${SB_COMMON[@]}" --threads="$THREADS" prepare >"$WORKDIR/prepare.log" 2>&1 ||
+    { tail -5 "$WORKDIR/prepare.log" >&2; die "sysbench prepare failed"; }
+  stop_server
+  # Every run starts cold: no buffer pool dump of the loading server to preload.
+  rm -f "$BASE/ib_buffer_pool"
+  touch "$BASE/.sysbench-ab-prepared"
+fi
+echo "sysbench-ab: data set $(du -sh "$BASE" | cut -f1)" >&2
 
 run_one() { # CNF LABEL -> "tps p95"
   local run="$WORKDIR/run"
-  rm -rf "$run"; cp -a "$WORKDIR/base" "$run"
+  rm -rf "$run"; cp -a "$BASE" "$run"
   start_server "$run" "$1" "$WORKDIR/$2.err"
+  if [ "$PREWARM" -eq 1 ]; then
+    sysbench "$TEST" "${SB_COMMON[@]}" --threads="$THREADS" prewarm >/dev/null 2>&1 ||
+      die "sysbench prewarm failed with $1"
+  fi
   if [ "$WARMUP" -gt 0 ]; then
     sysbench "$TEST" "${SB_COMMON[@]}" --threads="$THREADS" --time="$WARMUP" run >/dev/null 2>&1 || true
   fi
