@@ -67,7 +67,8 @@ pub fn format_size(bytes: u64) -> String {
 }
 
 /// Print a byte count for people: `1.5G`, `768M`, `12K`, rounded to one
-/// decimal. Not for option files (the server rejects fractions).
+/// decimal, and `512 bytes` below a kibibyte (a bare `512` in a sentence
+/// reads as a count). Not for option files (the server rejects fractions).
 pub fn human_size(bytes: u64) -> String {
     for (suffix, mult) in SUFFIXES.iter().rev() {
         if bytes >= *mult {
@@ -79,7 +80,10 @@ pub fn human_size(bytes: u64) -> String {
             };
         }
     }
-    bytes.to_string()
+    if bytes == 1 {
+        return "1 byte".into();
+    }
+    format!("{bytes} bytes")
 }
 
 #[cfg(test)]
@@ -113,6 +117,7 @@ mod tests {
         assert_eq!(format_size(1536 << 20), "1536M");
         assert_eq!(format_size(1000), "1000");
         assert_eq!(human_size(1536 << 20), "1.5G");
-        assert_eq!(human_size(512), "512");
+        assert_eq!(human_size(512), "512 bytes");
+        assert_eq!(human_size(0), "0 bytes");
     }
 }

@@ -95,11 +95,10 @@ fn read_back(text: &str, target: &Target) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The worst case the server may allocate: global buffers plus every
-/// connection using all of its per-connection buffers at once. The same
-/// terms as MT301 (MySQLTuner's "maximum possible memory usage" also counts
-/// one tmp_table_size and MariaDB's aria_pagecache_buffer_size; rule MT301
-/// does not, so neither does this check).
+/// The worst case the server may allocate: global buffers (with MariaDB's
+/// Aria page cache and one in-memory temporary table, as MySQLTuner's
+/// "maximum possible memory usage" counts them) plus every connection using
+/// all of its per-connection buffers at once. The same terms as MT301.
 fn max_memory(options: &BTreeMap<String, String>, catalog: &Catalog) -> u64 {
     let value = |name: &str| -> u64 {
         let text = options
@@ -116,7 +115,9 @@ fn max_memory(options: &BTreeMap<String, String>, catalog: &Catalog) -> u64 {
     ]
     .iter()
     .map(|n| value(n))
-    .sum::<u64>();
+    .sum::<u64>()
+        + value("aria_pagecache_buffer_size")
+        + value("tmp_table_size").min(value("max_heap_table_size"));
     let per_connection = [
         "sort_buffer_size",
         "join_buffer_size",
@@ -275,4 +276,46 @@ fn strict_durability_is_restored_and_relaxed_only_on_request() {
         strict.get("innodb_flush_log_at_trx_commit").is_none(),
         "strict from defaults keeps the default 1"
     );
+}
+
+/// `--connections N` raises max_connections to the peak plus 10% when the
+/// memory allows (MT210), and says so when it does not.
+#[test]
+fn expected_connections_set_max_connections_or_are_reported_short() {
+    let rules = RuleSet::builtin().expect("built-in rules load");
+    let target: Target = "mariadb-10.11".parse().unwrap();
+    let profile = |n| Profile {
+        connections: Some(n),
+        ..Profile::default()
+    };
+    let build = |host: &HostFacts, p: &Profile| {
+        let facts = Facts {
+            host: Some(host.clone()),
+            ..Facts::default()
+        };
+        let plan = generate::plan::build(&rules, &facts, p, target).expect("plan");
+        (plan.shortfalls(&facts, p), plan)
+    };
+    let hosts = hosts();
+    let big = &hosts.iter().find(|(l, _)| *l == "64G/16").unwrap().1;
+    let (short, plan) = build(big, &profile(2000));
+    let mc = plan.get("max_connections").expect("max_connections set");
+    assert_eq!((mc.value.as_str(), mc.code.as_str()), ("2200", "MT210"));
+    assert!(short.is_empty(), "{short:?}");
+
+    let small = &hosts.iter().find(|(l, _)| *l == "1G/1").unwrap().1;
+    let (short, plan) = build(small, &profile(500));
+    let mc: u64 = plan
+        .get("max_connections")
+        .map_or(151, |s| s.value.parse().unwrap());
+    assert!(mc < 500, "max_connections {mc} cannot fit 500 in 1G");
+    assert_eq!(short.len(), 1, "{short:?}");
+    assert!(
+        short[0].contains(&format!("max_connections = {mc} is below the 500")),
+        "{}",
+        short[0]
+    );
+    // No expected peak, no warning.
+    let (short, _) = build(small, &Profile::default());
+    assert!(short.is_empty());
 }

@@ -218,7 +218,7 @@ fn mt408_query_cache_ineffective_never_grows_it() {
     let ev = evaluate(BUSY);
     let f = fires(&ev, "MT408");
     assert_eq!(f.variable.as_deref(), Some("query_cache_size"));
-    check(&f, "67108864", None, "answers 20% of cacheable selects");
+    check(&f, "64M", None, "answers 20% of cacheable selects");
     assert!(f.message.contains("turn it off"));
     // No recommendation of this rule enlarges the query cache.
     assert_ne!(ev.recommendations["query_cache_size"].code, "MT408");
@@ -260,7 +260,7 @@ fn mt410_key_cache_misses() {
     assert_eq!(f.variable.as_deref(), Some("key_buffer_size"));
     check(
         &f,
-        "8388608",
+        "8M",
         None,
         "5% of MyISAM index block requests read the disk",
     );
@@ -302,15 +302,10 @@ fn mt413_mt414_point_at_queries_not_buffers() {
     let ev = evaluate(BUSY);
     let f = fires(&ev, "MT413");
     assert_eq!(f.variable.as_deref(), Some("sort_buffer_size"));
-    check(
-        &f,
-        "262144",
-        None,
-        "30000 sort merge passes for 100000 sorts",
-    );
+    check(&f, "256K", None, "30000 sort merge passes for 100000 sorts");
     let f = fires(&ev, "MT414");
     assert_eq!(f.variable.as_deref(), Some("join_buffer_size"));
-    check(&f, "262144", None, "add indexes on the join columns");
+    check(&f, "256K", None, "add indexes on the join columns");
     assert!(f.message.contains("rather than growing join_buffer_size"));
     for code in ["MT413", "MT414"] {
         silent(&evaluate(SEED), code);
@@ -490,7 +485,7 @@ fn mt605_log_slave_updates_renamed_in_option_files() {
 #[test]
 fn mt901_query_cache_before_upgrading_to_8_0() {
     let f = fires(&evaluate(BUSY), "MT901");
-    check(&f, "ON", None, "MySQL 8.0 removed it");
+    check(&f, "ON", None, "MySQL 8.0 removed the query cache");
     // Off on the server but still in the option file: 8.0 would not start.
     let mut facts = with_var(BUSY, "query_cache_type", "OFF");
     let target = Target::new(Flavor::Mysql, Version::new(5, 7, 41));

@@ -98,6 +98,33 @@ fn silent_on_tuned(code: &str) {
 // ---- connections ---------------------------------------------------------
 
 #[test]
+fn mt210_max_connections_below_expected_peak() {
+    let with_peak = |n| Profile {
+        connections: Some(n),
+        ..Profile::default()
+    };
+    // Tuned 64G MariaDB with max_connections = 500, 2000 expected: 2200.
+    let ev = eval_facts(&snapshot(TUNED), &with_peak(2000));
+    let f = one(&ev, "MT210", "max_connections");
+    assert_eq!(f.current.as_deref(), Some("500"));
+    assert_eq!(f.recommended.as_deref(), Some("2200"));
+    assert_eq!(f.severity, Severity::Warn);
+    assert_contains(&f.message, "below the 2000 connections expected at peak");
+    // More than memory allows: capped by the same budget as MT301.
+    let ev = eval_facts(&snapshot(TUNED), &with_peak(100_000));
+    let capped: u64 = one(&ev, "MT210", "max_connections")
+        .recommended
+        .as_deref()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(capped > 500 && capped < 100_000, "{capped}");
+    // A peak the limit already covers, or none given: silent.
+    assert!(findings(&eval_facts(&snapshot(TUNED), &with_peak(400)), "MT210").is_empty());
+    silent_on_tuned("MT210");
+}
+
+#[test]
 fn mt201_back_log_capped_by_somaxconn() {
     let ev = evaluate(SEED000);
     let f = one(&ev, "MT201", "back_log");
@@ -647,4 +674,58 @@ fn real_dumps_get_version_valid_advice() {
             assert_eq!(not_applicable(&ev, "MT209").len(), 1, "{file}");
         }
     }
+}
+
+/// An option file for MariaDB on a host whose share for the server is small:
+/// the default 128M key buffer and 128M Aria page cache crowd it (MT306,
+/// MT307); on the whole 4G neither is more than 5%.
+#[test]
+fn mt306_mt307_myisam_and_aria_caches_on_a_small_host() {
+    let facts = snapshot("cnf-seed-style-4g-2cpu.json");
+    let target: Target = "mariadb-10.11".parse().unwrap();
+    let catalog = Catalog::for_target(&target).unwrap();
+    let defaults = |n: &str| catalog.get(n).and_then(|v| v.default.clone());
+    let rules = RuleSet::builtin().unwrap();
+    let run = |share: f64| {
+        let profile = Profile {
+            share,
+            ..Profile::default()
+        };
+        rules.evaluate(
+            &EvalInput::new(&facts, &profile)
+                .with_target(target)
+                .with_defaults(&defaults),
+        )
+    };
+    let ev = run(1.0);
+    assert!(findings(&ev, "MT306").is_empty(), "128M of 4G");
+    assert!(findings(&ev, "MT307").is_empty(), "128M of 4G");
+
+    let ev = run(0.25);
+    let k = one(&ev, "MT306", "key_buffer_size");
+    assert_eq!(k.current.as_deref(), Some("128M"));
+    assert_eq!(k.recommended.as_deref(), Some("8M"));
+    assert_contains(&k.message, "no MyISAM tables known");
+    let a = one(&ev, "MT307", "aria_pagecache_buffer_size");
+    assert_eq!(a.current.as_deref(), Some("128M"));
+    // 5% of 1G, whole megabytes.
+    assert_eq!(a.recommended.as_deref(), Some("51M"));
+
+    // MySQL has no Aria; its 8M key buffer is below the 16M floor.
+    let mysql: Target = "mysql-8.0".parse().unwrap();
+    let catalog80 = Catalog::for_target(&mysql).unwrap();
+    let defaults80 = |n: &str| catalog80.get(n).and_then(|v| v.default.clone());
+    let profile = Profile {
+        share: 0.25,
+        ..Profile::default()
+    };
+    let ev = rules.evaluate(
+        &EvalInput::new(&facts, &profile)
+            .with_target(mysql)
+            .with_defaults(&defaults80),
+    );
+    assert!(findings(&ev, "MT306").is_empty());
+    assert!(findings(&ev, "MT307").is_empty());
+    silent_on_tuned("MT306");
+    silent_on_tuned("MT307");
 }

@@ -13,3 +13,24 @@ fn docs_rules_md_is_up_to_date() {
         "docs/rules.md is out of date with rules/*.toml; regenerate it with\n    cargo run -- rules --format markdown > docs/rules.md"
     );
 }
+
+/// Generated option files print the first sentence of a recommending rule's
+/// rationale as the line's "why"; it has to give a reason, not cite a seed
+/// (the seed's view belongs further on in the rationale).
+#[test]
+fn recommending_rules_open_their_rationale_with_a_reason() {
+    let set = RuleSet::builtin().expect("built-in rules load");
+    let mut offenders = Vec::new();
+    for rule in set.rules().iter().filter(|r| !r.recommend.is_empty()) {
+        let text = rule.rationale.trim();
+        let first = text.split(". ").next().unwrap_or(text).to_lowercase();
+        if first.starts_with("seed") || first.starts_with("the seeds") {
+            offenders.push(format!("{}: {}", rule.code, first));
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "rationales that open with a seed citation:\n{}",
+        offenders.join("\n")
+    );
+}

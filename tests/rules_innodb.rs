@@ -401,7 +401,7 @@ fn mt114_redo_log_capacity_small_from_mysql_8030() {
         "innodb_redo_log_capacity",
         "100M",
         Some("11520M"),
-        "an hour of measured redo writes (0)",
+        "an hour of measured redo writes (0 bytes)",
     );
 }
 

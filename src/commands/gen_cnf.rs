@@ -78,12 +78,12 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     } else {
         Origin::Defaults
     };
-    let text = generate::cnf::render(
-        &resolved.plan,
-        &resolved.header,
-        base_text.as_deref(),
-        origin,
-    )?;
+    let mut header = resolved.header.clone();
+    for w in resolved.plan.shortfalls(&resolved.facts, &resolved.profile) {
+        eprintln!("mytune gen-cnf: warning: {w}");
+        header.push(format!("Warning: {w}."));
+    }
+    let text = generate::cnf::render(&resolved.plan, &header, base_text.as_deref(), origin)?;
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .context("cannot write the option file")?;

@@ -28,13 +28,19 @@ pub fn group_for(target: &Target) -> &'static str {
     }
 }
 
-/// A value as it goes into the file: sizes with the largest exact suffix.
+/// A value as it goes into the file: sizes with the largest exact suffix,
+/// fractions without the trailing zeros the server prints (`10.000000`
+/// becomes `10`).
 pub fn file_value(kind: &VarKind, value: &str) -> String {
     match kind {
         VarKind::Size { .. } => match units::parse_size(value) {
             Ok(n) => units::format_size(n),
             Err(_) => value.to_string(),
         },
+        VarKind::Float { .. } if value.contains('.') && value.parse::<f64>().is_ok() => value
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string(),
         _ => value.to_string(),
     }
 }

@@ -96,6 +96,41 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// What the file cannot give the profile, as sentences for a warning:
+    /// today, a `max_connections` below the expected peak (`--connections`)
+    /// because the worst-case memory of that many connections does not fit
+    /// (MT210 raises the limit only as far as MT301's budget allows).
+    pub fn shortfalls(&self, facts: &Facts, profile: &Profile) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(expected) = profile.connections else {
+            return out;
+        };
+        let planned = match self.settings.get("max_connections") {
+            Some(s) => Some(s.value.clone()),
+            None => Catalog::for_target(&self.catalog_target)
+                .ok()
+                .and_then(|c| {
+                    baseline_of(facts, "max_connections", &|n: &str| {
+                        c.get(n).and_then(|v| v.default.clone())
+                    })
+                }),
+        };
+        let Some(planned) = planned.and_then(|v| v.trim().parse::<u64>().ok()) else {
+            return out;
+        };
+        if planned < expected {
+            out.push(format!(
+                "max_connections = {planned} is below the {expected} connections expected at peak: \
+                 the worst-case memory of more connections does not fit beside the planned buffers \
+                 (MT301, MT210); serve the peak with smaller per-connection buffers, a thread pool \
+                 and a connection pool in the application, or give the server more memory"
+            ));
+        }
+        out
+    }
+}
+
 /// Evaluate `rules` on `facts` for `target` until the recommendations stop
 /// changing. Variable defaults and "does the target have it" come from the
 /// target's variable catalog; namespaced OS settings (`sysctl:`, `limit:`,

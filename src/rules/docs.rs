@@ -56,6 +56,7 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `let` | no | table of named sub-expressions, used as `let.NAME` (a let may not use another let) |
 | `when` | yes | the condition; the rule fires when it is true |
 | `variable` | no | the variable (or namespaced host setting) a finding is about when the rule recommends nothing |
+| `format` | no | how that variable's current value is shown (`number`, `size`, `bool`, `string`); without it, as read |
 | `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }` or `{ workload = "olap" }` |
 | `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
 | `rationale` | yes | why; says so where the seed advice is unsafe or outdated |

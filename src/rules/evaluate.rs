@@ -216,7 +216,13 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
     if recs.is_empty() {
         let (current, location) = match &rule.variable {
             Some(v) => match scope.current(v) {
-                Ok((val, loc)) => (Some(val.to_string()), loc),
+                Ok((val, loc)) => {
+                    let shown = match rule.format {
+                        Some(f) => format_value(&val, f).unwrap_or_else(|_| val.to_string()),
+                        None => val.to_string(),
+                    };
+                    (Some(shown), loc)
+                }
                 Err(_) => (None, None),
             },
             None => (None, None),

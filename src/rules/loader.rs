@@ -208,6 +208,8 @@ struct RawRule {
     #[serde(default)]
     variable: Option<Spanned<String>>,
     #[serde(default)]
+    format: Option<Spanned<String>>,
+    #[serde(default)]
     recommend: Vec<Spanned<RawRecommend>>,
     message: Spanned<String>,
     rationale: Spanned<String>,
@@ -535,6 +537,16 @@ fn build_rule(
         Some(v) => Some(canonical_setting(v.get_ref()).map_err(|e| idx.err(v.span().start, e))?),
         None => None,
     };
+    let format = match &raw.format {
+        Some(f) if variable.is_none() => {
+            return Err(idx.err(
+                f.span().start,
+                "`format` says how the rule's `variable` is shown; this rule names no variable",
+            ));
+        }
+        Some(f) => Some(parse_field(idx, f)?),
+        None => None,
+    };
 
     let recs: BTreeSet<String> = recommend.iter().map(|r| r.variable.clone()).collect();
     let msg_env = CheckEnv {
@@ -592,6 +604,7 @@ fn build_rule(
         lets,
         when,
         variable,
+        format,
         recommend,
         message,
         rationale: raw.rationale.into_inner().trim().to_string(),

@@ -592,6 +592,9 @@ pub struct Rule {
     /// The variable a finding is about when the rule recommends nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variable: Option<String>,
+    /// How the current value of `variable` is shown (as read when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<ValueFormat>,
     pub recommend: Vec<Recommend>,
     pub message: Template,
     pub rationale: String,

@@ -170,6 +170,9 @@ impl fmt::Display for Value {
             Value::Bool(true) => f.write_str("ON"),
             Value::Bool(false) => f.write_str("OFF"),
             Value::Str(s) => f.write_str(s),
+            // A series target (`--target mysql-8.0`) has patch level 0: say
+            // "8.0", as the target's own name does, not "8.0.0".
+            Value::Version(v) if v.patch == 0 => write!(f, "{}.{}", v.major, v.minor),
             Value::Version(v) => write!(f, "{v}"),
             Value::Text { text, .. } => f.write_str(text),
         }
