@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use mytune::catalog::Catalog;
 use mytune::cnf;
-use mytune::facts::{Facts, ServerFacts};
+use mytune::facts::Facts;
 use mytune::rules::{Confidence, EvalInput, Evaluation, Finding, Profile, RuleSet};
 use mytune::target::{Flavor, Target, Version};
 
@@ -23,7 +23,7 @@ const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 
 #[path = "support/snapshots.rs"]
 mod snapshots;
-use snapshots::snapshot;
+use snapshots::{not_applicable, server, snapshot};
 
 fn run(facts: &Facts) -> Evaluation {
     let profile = Profile::default();
@@ -34,10 +34,6 @@ fn run(facts: &Facts) -> Evaluation {
 
 fn evaluate(name: &str) -> Evaluation {
     run(&snapshot(name))
-}
-
-fn server(facts: &mut Facts) -> &mut ServerFacts {
-    facts.server.as_mut().expect("server facts")
 }
 
 fn with_var(name: &str, var: &str, value: &str) -> Facts {
@@ -74,14 +70,6 @@ fn silent(ev: &Evaluation, code: &str) {
     assert!(codes(ev, code).is_empty(), "{code}: {:#?}", codes(ev, code));
 }
 
-fn reasons<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
-    ev.not_applicable
-        .iter()
-        .filter(|n| n.code == code)
-        .map(|n| n.reason.as_str())
-        .collect()
-}
-
 /// Recommended value, current value and a key part of the message.
 fn check(f: &Finding, current: &str, recommended: Option<&str>, message: &str) {
     assert_eq!(f.current.as_deref(), Some(current), "{f:#?}");
@@ -101,9 +89,9 @@ fn tuned_mariadb_fires_none_of_these_rules() {
     for code in MINE {
         silent(&ev, code);
         assert!(
-            reasons(&ev, code).is_empty(),
+            not_applicable(&ev, code).is_empty(),
             "{code}: {:?}",
-            reasons(&ev, code)
+            not_applicable(&ev, code)
         );
     }
 }
@@ -210,7 +198,7 @@ fn mt407_tmp_table_size_above_max_heap() {
     // MySQL 8.0's TempTable engine does not read max_heap_table_size.
     let ev = run(&with_var(SEED, "tmp_table_size", "67108864"));
     silent(&ev, "MT407");
-    assert!(reasons(&ev, "MT407")[0].starts_with("applies to mysql < 8.0"));
+    assert!(not_applicable(&ev, "MT407")[0].starts_with("applies to mysql < 8.0"));
 }
 
 #[test]
@@ -223,7 +211,7 @@ fn mt408_query_cache_ineffective_never_grows_it() {
     // No recommendation of this rule enlarges the query cache.
     assert_ne!(ev.recommendations["query_cache_size"].code, "MT408");
     silent(&run(&with_var(BUSY, "query_cache_type", "OFF")), "MT408");
-    assert!(reasons(&evaluate(SEED), "MT408")[0].contains("mysql-8.0.32"));
+    assert!(not_applicable(&evaluate(SEED), "MT408")[0].contains("mysql-8.0.32"));
 }
 
 #[test]
@@ -247,7 +235,7 @@ fn mt409_key_buffer_without_myisam_from_seed000_option_file() {
     let ev = run(&f);
     silent(&ev, "MT409");
     assert!(
-        reasons(&ev, "MT409")[0].contains("partial"),
+        not_applicable(&ev, "MT409")[0].contains("partial"),
         "{:?}",
         ev.not_applicable
     );
@@ -412,7 +400,7 @@ fn mt601_binlog_never_expires_before_8_0() {
     );
     silent(&run(&with_var(BUSY, "expire_logs_days", "7")), "MT601");
     silent(&run(&with_var(BUSY, "log_bin", "OFF")), "MT601");
-    assert!(reasons(&evaluate(SEED), "MT601")[0].starts_with("applies to"));
+    assert!(not_applicable(&evaluate(SEED), "MT601")[0].starts_with("applies to"));
 }
 
 #[test]
@@ -477,7 +465,7 @@ fn mt605_log_slave_updates_renamed_in_option_files() {
         f.message
     );
     silent(&evaluate(SEED), "MT605");
-    assert!(reasons(&evaluate(TUNED), "MT605")[0].starts_with("applies to"));
+    assert!(not_applicable(&evaluate(TUNED), "MT605")[0].starts_with("applies to"));
 }
 
 // ---- compat -------------------------------------------------------------
@@ -505,7 +493,7 @@ fn mt902_expire_logs_days_deprecated_on_8_0() {
         "set binlog_expire_logs_seconds = 2592000 instead",
     );
     silent(&run(&with_var(SEED, "expire_logs_days", "0")), "MT902");
-    assert!(reasons(&evaluate(BUSY), "MT902")[0].starts_with("applies to"));
+    assert!(not_applicable(&evaluate(BUSY), "MT902")[0].starts_with("applies to"));
 }
 
 #[test]
@@ -574,7 +562,7 @@ fn mt907_tx_isolation_in_option_file_before_8_0() {
     );
     assert_eq!(f.location.unwrap().to_string(), "/etc/my.cnf:2:1");
     silent(&evaluate(BUSY), "MT907");
-    assert!(reasons(&evaluate(SEED), "MT907")[0].starts_with("applies to"));
+    assert!(not_applicable(&evaluate(SEED), "MT907")[0].starts_with("applies to"));
 }
 
 /// `engine_tables()` / `engine_bytes()`: engine names in any case, `"*"` for
@@ -606,7 +594,7 @@ title = "test"
     server(&mut facts).data_size = None;
     let ev = set.evaluate(&EvalInput::new(&facts, &profile));
     assert_eq!(
-        reasons(&ev, "MT999"),
+        not_applicable(&ev, "MT999"),
         ["needs engine_tables(\"myisam\") (the data size was not collected)"]
     );
 }
@@ -744,7 +732,10 @@ fn real_mysql_8_0_dump_gets_8_0_advice() {
         ev.findings
     );
     for code in ["MT401", "MT408", "MT901", "MT601", "MT407"] {
-        assert!(reasons(&ev, code)[0].starts_with("applies to"), "{code}");
+        assert!(
+            not_applicable(&ev, code)[0].starts_with("applies to"),
+            "{code}"
+        );
     }
     // The 8.0 dump runs the binary log with ROW format and 30-day expiry.
     silent(&ev, "MT602");

@@ -33,7 +33,7 @@ const G: u64 = 1024 * 1024 * 1024;
 
 #[path = "support/snapshots.rs"]
 mod snapshots;
-use snapshots::snapshot;
+use snapshots::{findings, not_applicable, one, snapshot};
 
 fn eval_facts(facts: &Facts, profile: &Profile) -> Evaluation {
     RuleSet::builtin()
@@ -58,29 +58,10 @@ fn evaluate_with(name: &str, vars: &[(&str, &str)], status: &[(&str, &str)]) -> 
     eval_facts(&facts, &Profile::default())
 }
 
-fn findings<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a Finding> {
-    ev.findings.iter().filter(|f| f.code == code).collect()
-}
-
-fn one<'a>(ev: &'a Evaluation, code: &str, variable: &str) -> &'a Finding {
-    ev.findings
-        .iter()
-        .find(|f| f.code == code && f.variable.as_deref() == Some(variable))
-        .unwrap_or_else(|| panic!("no {code} finding for {variable}: {:#?}", ev.findings))
-}
-
 fn only<'a>(ev: &'a Evaluation, code: &str) -> &'a Finding {
     let f = findings(ev, code);
     assert_eq!(f.len(), 1, "{code}: {f:#?}");
     f[0]
-}
-
-fn not_applicable<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
-    ev.not_applicable
-        .iter()
-        .filter(|n| n.code == code)
-        .map(|n| n.reason.as_str())
-        .collect()
 }
 
 fn assert_contains(haystack: &str, needle: &str) {

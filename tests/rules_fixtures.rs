@@ -1,12 +1,12 @@
 //! Each built-in rule, fired and not fired, on JSON facts snapshots in
 //! `tests/fixtures/snapshots/` (made-up deployments, serde of `Facts`).
 
-use mytune::rules::{Confidence, EvalInput, Evaluation, Finding, Profile, RuleSet};
+use mytune::rules::{Confidence, EvalInput, Evaluation, Profile, RuleSet};
 use mytune::target::Target;
 
 #[path = "support/snapshots.rs"]
 mod snapshots;
-use snapshots::snapshot;
+use snapshots::{findings, not_applicable, one, snapshot};
 
 fn evaluate(name: &str) -> Evaluation {
     let facts = snapshot(name);
@@ -14,25 +14,6 @@ fn evaluate(name: &str) -> Evaluation {
     RuleSet::builtin()
         .expect("built-in rules load")
         .evaluate(&EvalInput::new(&facts, &profile))
-}
-
-fn findings<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a Finding> {
-    ev.findings.iter().filter(|f| f.code == code).collect()
-}
-
-fn one<'a>(ev: &'a Evaluation, code: &str, variable: &str) -> &'a Finding {
-    ev.findings
-        .iter()
-        .find(|f| f.code == code && f.variable.as_deref() == Some(variable))
-        .unwrap_or_else(|| panic!("no {code} finding for {variable}: {:#?}", ev.findings))
-}
-
-fn not_applicable<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
-    ev.not_applicable
-        .iter()
-        .filter(|n| n.code == code)
-        .map(|n| n.reason.as_str())
-        .collect()
 }
 
 const DEFAULTS_57: &str = "mysql57-defaults-16g-16cpu.json";

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use mytune::catalog::{Catalog, VarStatus};
+use mytune::facts::Facts;
 use mytune::facts::host::{Cpu, Disk, DiskKind, HostFacts, Memory};
-use mytune::facts::{Facts, ServerFacts};
 use mytune::rules::{Confidence, EvalInput, Evaluation, Finding, Profile, RuleSet};
 use mytune::target::Target;
 
@@ -18,11 +18,7 @@ const OVER: &str = "mysql80-overcommitted-8g-4cpu.json";
 
 #[path = "support/snapshots.rs"]
 mod snapshots;
-use snapshots::snapshot;
-
-fn server(facts: &mut Facts) -> &mut ServerFacts {
-    facts.server.as_mut().expect("server facts")
-}
+use snapshots::{not_applicable, one, server, snapshot};
 
 fn set_var(facts: &mut Facts, name: &str, value: &str) {
     server(facts)
@@ -51,27 +47,12 @@ fn fired(ev: &Evaluation, code: &str) -> bool {
     ev.findings.iter().any(|f| f.code == code)
 }
 
-fn one<'a>(ev: &'a Evaluation, code: &str, variable: &str) -> &'a Finding {
-    ev.findings
-        .iter()
-        .find(|f| f.code == code && f.variable.as_deref() == Some(variable))
-        .unwrap_or_else(|| panic!("no {code} finding for {variable}: {:#?}", ev.findings))
-}
-
 /// Assert a finding: variable, current -> recommended, a part of the message.
 fn check(ev: &Evaluation, code: &str, var: &str, current: &str, rec: Option<&str>, msg: &str) {
     let f = one(ev, code, var);
     assert_eq!(f.current.as_deref(), Some(current), "{code} current");
     assert_eq!(f.recommended.as_deref(), rec, "{code} recommended");
     assert!(f.message.contains(msg), "{code}: {}", f.message);
-}
-
-fn reasons<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
-    ev.not_applicable
-        .iter()
-        .filter(|n| n.code == code)
-        .map(|n| n.reason.as_str())
-        .collect()
 }
 
 #[test]
@@ -81,7 +62,7 @@ fn tuned_mariadb_has_no_innodb_findings() {
     // The rules for variables MariaDB 10.11 does not have are excluded by
     // their `applies`, and say so.
     for code in ["MT106", "MT114", "MT122", "MT123"] {
-        let r = reasons(&ev, code);
+        let r = not_applicable(&ev, code);
         assert_eq!(r.len(), 1, "{code}: {:?}", ev.not_applicable);
         assert!(r[0].starts_with("applies to "), "{code}: {}", r[0]);
         assert!(r[0].ends_with("the target is mariadb-10.11.19"), "{}", r[0]);
@@ -123,7 +104,7 @@ fn mt104_buffer_pool_smaller_than_data() {
     let ev = run(&facts, &Profile::default());
     assert!(!fired(&ev, "MT104"));
     assert_eq!(
-        reasons(&ev, "MT104"),
+        not_applicable(&ev, "MT104"),
         ["needs server.innodb_data (the data size per engine was not collected)"]
     );
     // Below 50% of memory MT101 speaks instead, with the same value.
@@ -368,7 +349,7 @@ fn mt113_redo_log_small_before_mysql_8030() {
                 .any(|f| f.variable.as_deref() == Some("innodb_log_file_size")),
             "{name}"
         );
-        assert!(reasons(&ev, "MT113")[0].starts_with("applies to mysql < 8.0.30"));
+        assert!(not_applicable(&ev, "MT113")[0].starts_with("applies to mysql < 8.0.30"));
     }
 }
 

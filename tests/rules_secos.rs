@@ -25,7 +25,7 @@ const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 
 #[path = "support/snapshots.rs"]
 mod snapshots;
-use snapshots::snapshot;
+use snapshots::{findings, not_applicable, one, snapshot};
 
 fn rules() -> RuleSet {
     RuleSet::builtin().expect("built-in rules load")
@@ -46,30 +46,11 @@ fn with_connections(n: u64) -> Profile {
     }
 }
 
-fn findings<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a Finding> {
-    ev.findings.iter().filter(|f| f.code == code).collect()
-}
-
 /// The single finding of `code`, whatever its variable.
 fn only<'a>(ev: &'a Evaluation, code: &str) -> &'a Finding {
     let v = findings(ev, code);
     assert_eq!(v.len(), 1, "{code}: {:#?}", ev.findings);
     v[0]
-}
-
-fn one<'a>(ev: &'a Evaluation, code: &str, variable: &str) -> &'a Finding {
-    ev.findings
-        .iter()
-        .find(|f| f.code == code && f.variable.as_deref() == Some(variable))
-        .unwrap_or_else(|| panic!("no {code} finding for {variable}: {:#?}", ev.findings))
-}
-
-fn not_applicable<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
-    ev.not_applicable
-        .iter()
-        .filter(|n| n.code == code)
-        .map(|n| n.reason.as_str())
-        .collect()
 }
 
 fn assert_silent(ev: &Evaluation, code: &str) {

@@ -1,11 +1,13 @@
-//! The made-up facts snapshots of `tests/fixtures/snapshots/`, shared by the
-//! rule tests. Use with `#[path = "support/snapshots.rs"] mod snapshots;`.
+//! The made-up facts snapshots of `tests/fixtures/snapshots/` and the small
+//! lookups on an evaluation that the rule tests share. Use with
+//! `#[path = "support/snapshots.rs"] mod snapshots;`.
 
 #![allow(dead_code)]
 
 use std::path::Path;
 
-use mytune::facts::Facts;
+use mytune::facts::{Facts, ServerFacts};
+use mytune::rules::{Evaluation, Finding};
 
 /// Read `tests/fixtures/snapshots/NAME` as facts.
 pub fn snapshot(name: &str) -> Facts {
@@ -14,4 +16,31 @@ pub fn snapshot(name: &str) -> Facts {
         .join(name);
     let text = std::fs::read_to_string(&path).expect("snapshot exists");
     Facts::from_json(&text).expect("snapshot parses")
+}
+
+/// The findings of one rule.
+pub fn findings<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a Finding> {
+    ev.findings.iter().filter(|f| f.code == code).collect()
+}
+
+/// The finding of rule `code` about `variable`; panics when there is none.
+pub fn one<'a>(ev: &'a Evaluation, code: &str, variable: &str) -> &'a Finding {
+    ev.findings
+        .iter()
+        .find(|f| f.code == code && f.variable.as_deref() == Some(variable))
+        .unwrap_or_else(|| panic!("no {code} finding for {variable}: {:#?}", ev.findings))
+}
+
+/// Why rule `code` was not applicable (empty when it was).
+pub fn not_applicable<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
+    ev.not_applicable
+        .iter()
+        .filter(|n| n.code == code)
+        .map(|n| n.reason.as_str())
+        .collect()
+}
+
+/// The server facts of a snapshot that has them.
+pub fn server(facts: &mut Facts) -> &mut ServerFacts {
+    facts.server.as_mut().expect("server facts")
 }
