@@ -116,7 +116,7 @@ impl Plan {
                     })
                 }),
         };
-        let Some(planned) = planned.and_then(|v| v.trim().parse::<u64>().ok()) else {
+        let Some(planned) = planned.and_then(|v| units::parse_size(v.trim()).ok()) else {
             return out;
         };
         if planned < expected {
