@@ -55,6 +55,14 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     } else {
         format!("{what} for {targets}")
     };
+    // Files that could not be read or configured were not checked: the
+    // summary must not read as a clean bill for them.
+    let errors = walk_errors.len() + outcome.errors.len();
+    let what = match errors {
+        0 => what,
+        1 => format!("{what} (1 error above: not everything was checked)"),
+        n => format!("{what} ({n} errors above: not everything was checked)"),
+    };
     match args.format {
         OutputFormat::Text => print!("{}", report::text::findings(findings, &what)),
         OutputFormat::Json => {
