@@ -928,6 +928,11 @@ def build_mysql(series: str, help_path: Path, dump: dict[str, str] | None, innod
         recs["skip_grant_tables"].default = "OFF"  # the mysql-test help output runs with it on
     if "innodb_use_native_aio" in recs:
         recs["innodb_use_native_aio"].default = "ON"  # the CI dump ran without native AIO
+    # The mysql-test help output filters table_open_cache out (the server
+    # lowers it when open_files_limit is small); the manual's default is
+    # 2000 in 5.7 and 4000 from 8.0.
+    if "table_open_cache" in recs and recs["table_open_cache"].default is None:
+        recs["table_open_cache"].default = "2000" if vtuple(series) < (8, 0) else "4000"
     if "external_locking" in recs:
         recs["external_locking"].sysvar = False
         recs["external_locking"].note = "option form of skip_external_locking (system variable, inverted)"

@@ -128,6 +128,9 @@ fn sysctl_leaves_out_what_the_host_has_unless_all() {
         },
         None,
     );
+    // Values read from a host (a kernel release marks facts read from a
+    // machine; a host only described gets stock values, see below).
+    host.kernel = Some("6.1.0".into());
     host.sysctl
         .insert("net.core.somaxconn".into(), "4096".into());
     host.sysctl
@@ -386,6 +389,57 @@ fn cli_gen_sysctl_and_gen_limits_run_on_this_host() {
         assert_eq!(line.split_whitespace().count(), 4, "{line}\n{pam}");
         assert!(line.starts_with("mysql "), "{line}");
     }
+}
+
+/// A host described on the command line: its kernel parameters and limits
+/// are unknown, so the files compare against a stock Linux and the packaged
+/// unit, say so, and carry the values the expected connections need (seed
+/// 003's 100,000-connection host).
+#[test]
+fn cli_described_host_gets_files_against_stock_linux() {
+    let args = [
+        "--target",
+        "percona-8.0",
+        "--memory",
+        "256G",
+        "--cpus",
+        "64",
+        "--connections",
+        "100000",
+    ];
+    let (ok, out, err) = mytune(&[&["gen-sysctl"][..], &args].concat());
+    assert!(ok, "{err}");
+    let parsed = sysctl::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let value = |k: &str| {
+        parsed
+            .iter()
+            .find(|(_, key, _)| key == k)
+            .map(|(_, _, v)| v.clone())
+            .unwrap_or_else(|| panic!("{k} missing\n{out}"))
+    };
+    assert_eq!(value("net.core.somaxconn"), "65535");
+    assert_eq!(value("net.ipv4.tcp_max_syn_backlog"), "65535");
+    assert!(out.contains("stock Linux 5.4+"), "{out}");
+    assert!(out.contains("(stock Linux: 4096)"), "{out}");
+    assert!(!out.contains("tcp_tw_recycle ="), "{out}");
+
+    let (ok, out, err) = mytune(&[&["gen-limits"][..], &args].concat());
+    assert!(ok, "{err}");
+    // Against the packaged unit's LimitNOFILE=10000: five descriptors per
+    // connection the memory allows (MT801).
+    let nofile: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("LimitNOFILE="))
+        .unwrap_or_else(|| panic!("no LimitNOFILE\n{out}"))
+        .parse()
+        .unwrap();
+    assert!(nofile > 65535, "{out}");
+    assert!(out.contains("mysql soft nofile"), "{out}");
+
+    // With --all nothing is pinned at the assumed stock values.
+    let (ok, out, _) = mytune(&[&["gen-sysctl", "--all"][..], &args].concat());
+    assert!(ok);
+    assert!(!out.contains("no rule asks to change it"), "{out}");
 }
 
 #[test]

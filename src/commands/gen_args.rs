@@ -136,6 +136,10 @@ impl GenArgs {
                 s.target()
             );
         }
+        let assumed = facts
+            .host
+            .as_mut()
+            .and_then(|h| generate::host::assume_stock_linux(h, &target));
         let profile = self.profile();
         let plan = generate::plan::build(&rules, &facts, &profile, target)?;
         let host = facts.host.as_ref().expect("set above");
@@ -169,6 +173,7 @@ impl GenArgs {
                 s.flavor, s.version
             ));
         }
+        header.extend(assumed);
         header.push("Each value names the rule that decided it: mytune explain CODE.".into());
         Ok(Resolved {
             rules,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::collect::host::{self, HostDescription, HostPaths, ServerHints};
-use crate::facts::host::{DiskKind, HostFacts, HostSource};
+use crate::facts::host::{DiskKind, HostFacts, HostSource, Limit, ProcessLimits};
 use crate::target::{Flavor, Target, Version};
 use crate::units;
 
@@ -25,6 +25,73 @@ pub fn host_facts(desc: &HostDescription, paths: &HostPaths) -> HostFacts {
         return host::describe(desc, None);
     }
     host::describe(desc, Some(host::collect(paths, &ServerHints::default())))
+}
+
+/// Kernel parameters of a stock Linux 5.4+ host, for the parameters the
+/// rules read. `tcp_max_syn_backlog` varies with memory (the kernel sizes it
+/// from its connection hash table); 1024 is the value of small and
+/// mid-sized hosts. `tcp_tw_recycle` is absent: removed in Linux 4.12.
+pub const STOCK_SYSCTL: [(&str, &str); 14] = [
+    ("net.core.netdev_max_backlog", "1000"),
+    ("net.core.rmem_default", "212992"),
+    ("net.core.somaxconn", "4096"),
+    ("net.core.wmem_default", "212992"),
+    ("net.ipv4.ip_local_port_range", "32768\t60999"),
+    ("net.ipv4.tcp_fin_timeout", "60"),
+    ("net.ipv4.tcp_keepalive_time", "7200"),
+    ("net.ipv4.tcp_max_syn_backlog", "1024"),
+    ("net.ipv4.tcp_sack", "1"),
+    ("net.ipv4.tcp_timestamps", "1"),
+    ("net.ipv4.tcp_tw_reuse", "2"),
+    ("vm.dirty_background_ratio", "10"),
+    ("vm.dirty_ratio", "20"),
+    ("vm.swappiness", "60"),
+];
+
+/// `LimitNOFILE` of the systemd unit the server's packages ship:
+/// `mariadb.service` has 32768, MySQL's and Percona's `mysql(d).service`
+/// 10000.
+pub fn stock_unit_nofile(target: &Target) -> u64 {
+    match target.flavor {
+        Flavor::Mariadb => 32768,
+        Flavor::Mysql | Flavor::Percona => 10000,
+    }
+}
+
+/// A host described on the command line with nothing read from any machine
+/// (no kernel, no sysctl, no process limits): its OS settings are unknown.
+pub fn nothing_read(h: &HostFacts) -> bool {
+    h.source == HostSource::Described && h.kernel.is_none()
+}
+
+/// For a host described on the command line (`--memory --cpus`), nothing
+/// is known of its kernel parameters and process limits, so the OS rules
+/// would not apply and `gen-sysctl` / `gen-limits` would write nothing. Take
+/// a stock Linux 5.4+ host and the server's packaged systemd unit instead:
+/// [`STOCK_SYSCTL`], `LimitNOFILE` of the unit, and the kernel's default
+/// process limit for the memory (threads-max / 2 = memory / 256K on
+/// x86_64). Returns a sentence for the file headers, or `None` when the host
+/// was read (then nothing is assumed).
+pub fn assume_stock_linux(h: &mut HostFacts, target: &Target) -> Option<String> {
+    if !nothing_read(h) || !h.sysctl.is_empty() || h.server_process.is_some() {
+        return None;
+    }
+    for (k, v) in STOCK_SYSCTL {
+        h.sysctl.insert(k.to_string(), v.to_string());
+    }
+    let nofile = stock_unit_nofile(target);
+    let nproc = (h.memory.total_bytes / (256 << 10)).max(4096);
+    h.server_process = Some(ProcessLimits {
+        pid: 0,
+        name: "stock systemd unit (assumed)".into(),
+        nofile_soft: Some(Limit::Value(nofile)),
+        nofile_hard: Some(Limit::Value(nofile)),
+        nproc_soft: Some(Limit::Value(nproc)),
+        nproc_hard: Some(Limit::Value(nproc)),
+    });
+    Some(format!(
+        "Described host: its OS settings are unknown, so the files compare against a stock Linux 5.4+ (somaxconn 4096, tcp_max_syn_backlog 1024, swappiness 60, ...) and the packaged unit's LimitNOFILE={nofile}, LimitNPROC={nproc}; check them on the host (sysctl -a, systemctl show) and never lower a value it already exceeds."
+    ))
 }
 
 /// For a server that does not run yet: when no server process was found on

@@ -124,6 +124,10 @@ pub fn render(
         &format!("Install as {SYSCTL_PATH}, then: sysctl --system"),
     );
     let host_value = |key: &str| host.and_then(|h| h.sysctl.get(key)).cloned();
+    // A described host's values are a stock Linux's, assumed: say so, and
+    // never pin them (the real host may have more).
+    let stock = host.is_some_and(super::host::nothing_read);
+    let label = if stock { "stock Linux" } else { "host" };
 
     let mut written = BTreeSet::new();
     let mut met = Vec::new();
@@ -136,7 +140,7 @@ pub fn render(
         }
         text.push('\n');
         let was = match &current {
-            Some(c) => format!(" (host: {})", normalize_value(c)),
+            Some(c) => format!(" ({label}: {})", normalize_value(c)),
             None => String::new(),
         };
         comment(
@@ -146,7 +150,7 @@ pub fn render(
         text.push_str(&format!("{key} = {value}\n"));
         written.insert(key.to_string());
     }
-    if all {
+    if all && !stock {
         let rest: Vec<&String> = read.iter().filter(|k| !written.contains(*k)).collect();
         for key in rest {
             if let Some(c) = host_value(key).filter(|_| valid_key(key)) {
@@ -162,7 +166,8 @@ pub fn render(
         comment(
             &mut text,
             &format!(
-                "already met by the host (left out; --all writes them): {}",
+                "already met by the {} (left out; --all writes them): {}",
+                if stock { "stock Linux values" } else { "host" },
                 met.join(", ")
             ),
         );
