@@ -94,9 +94,7 @@ impl Plan {
     pub fn get(&self, name: &str) -> Option<&Setting> {
         self.settings.get(name)
     }
-}
 
-impl Plan {
     /// What the file cannot give the profile, as sentences for a warning:
     /// today, a `max_connections` below the expected peak (`--connections`)
     /// because the worst-case memory of that many connections does not fit
