@@ -77,10 +77,10 @@ fn check(f: &Finding, current: &str, recommended: Option<&str>, message: &str) {
     assert!(f.message.contains(message), "{}", f.message);
 }
 
-const MINE: [&str; 28] = [
+const MINE: [&str; 29] = [
     "MT402", "MT403", "MT404", "MT405", "MT406", "MT407", "MT408", "MT409", "MT410", "MT411",
     "MT412", "MT413", "MT414", "MT415", "MT416", "MT501", "MT502", "MT503", "MT504", "MT505",
-    "MT603", "MT604", "MT602", "MT903", "MT904", "MT905", "MT906", "MT401",
+    "MT603", "MT604", "MT602", "MT903", "MT904", "MT905", "MT906", "MT401", "MT417",
 ];
 
 #[test]
@@ -757,4 +757,38 @@ fn real_mysql_5_7_dump_gets_5_7_advice() {
     );
     // Among others (slow log off), its 4M max_allowed_packet is flagged.
     check(&fires(&ev, "MT411"), "4M", Some("64M"), "4M");
+}
+
+/// The olap workload profile: temporary tables sized for analytic queries
+/// (MT417, the same value as MT406) and no 1 s slow-log threshold (MT502).
+#[test]
+fn mt417_olap_tmp_tables_and_mt502_silent_under_olap() {
+    let olap = Profile {
+        workload: mytune::rules::Workload::Olap,
+        ..Profile::default()
+    };
+    let rules = RuleSet::builtin().expect("built-in rules load");
+    let eval = |facts: &Facts, p: &Profile| rules.evaluate(&EvalInput::new(facts, p));
+    // Seed 000 on 24G: 16M each, so 64M both.
+    let seed = snapshot(SEED);
+    let ev = eval(&seed, &olap);
+    let f = one(&ev, "MT417", "tmp_table_size");
+    check(&f, "16M", Some("64M"), "analytic GROUP BY");
+    assert_eq!(
+        one(&ev, "MT417", "max_heap_table_size")
+            .recommended
+            .as_deref(),
+        Some("64M")
+    );
+    silent(&eval(&seed, &Profile::default()), "MT417");
+    // Already 128M: never lowered, silent.
+    let mut big = with_var(SEED, "tmp_table_size", "134217728");
+    server(&mut big)
+        .variables
+        .insert("max_heap_table_size".into(), "134217728".into());
+    silent(&eval(&big, &olap), "MT417");
+    // long_query_time = 10: MT502 fires for OLTP, not for OLAP.
+    let slow = with_var(SEED, "long_query_time", "10.000000");
+    fires(&eval(&slow, &Profile::default()), "MT502");
+    silent(&eval(&slow, &olap), "MT502");
 }
