@@ -294,7 +294,7 @@ fn expected_connections_set_max_connections_or_are_reported_short() {
             ..Facts::default()
         };
         let plan = generate::plan::build(&rules, &facts, p, target).expect("plan");
-        (plan.shortfalls(&facts, p), plan)
+        (plan.shortfalls(), plan)
     };
     let hosts = hosts();
     let big = &hosts.iter().find(|(l, _)| *l == "64G/16").unwrap().1;

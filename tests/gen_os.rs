@@ -41,6 +41,7 @@ fn plan(settings: &[Setting]) -> Plan {
             .collect::<BTreeMap<_, _>>(),
         rounds: 1,
         not_applicable: Vec::new(),
+        unresolved: Vec::new(),
     }
 }
 

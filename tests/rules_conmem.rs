@@ -100,6 +100,28 @@ fn mt210_max_connections_below_expected_peak() {
         .parse()
         .unwrap();
     assert!(capped > 500 && capped < 100_000, "{capped}");
+    // MT211 says the peak cannot be met once the cap is applied; silent
+    // where it fits.
+    let mut capped_facts = snapshot(TUNED);
+    capped_facts
+        .server
+        .as_mut()
+        .unwrap()
+        .variables
+        .insert("max_connections".into(), capped.to_string());
+    let ev = eval_facts(&capped_facts, &with_peak(100_000));
+    let f = one(&ev, "MT211", "max_connections");
+    assert_eq!(f.recommended, None);
+    assert_contains(
+        &f.message,
+        &format!("max_connections = {capped} is below the 100000 connections"),
+    );
+    assert!(
+        findings(&ev, "MT210").is_empty(),
+        "MT210 has nothing left to raise"
+    );
+    assert!(findings(&eval_facts(&snapshot(TUNED), &with_peak(2000)), "MT211").is_empty());
+    silent_on_tuned("MT211");
     // A peak the limit already covers, or none given: silent.
     assert!(findings(&eval_facts(&snapshot(TUNED), &with_peak(400)), "MT210").is_empty());
     silent_on_tuned("MT210");

@@ -79,7 +79,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
         Origin::Defaults
     };
     let mut header = resolved.header.clone();
-    for w in resolved.plan.shortfalls(&resolved.facts, &resolved.profile) {
+    for w in resolved.plan.shortfalls() {
         eprintln!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use super::GenError;
 use crate::catalog::Catalog;
 use crate::facts::{ConfigFacts, ConfigOption, Facts, SourceLocation};
-use crate::rules::{EvalInput, NotApplicable, Profile, RuleSet};
+use crate::rules::{EvalInput, Finding, NotApplicable, Profile, RuleSet};
 use crate::target::Target;
 use crate::units;
 
@@ -72,6 +72,9 @@ pub struct Plan {
     pub rounds: usize,
     /// Rules that could not be applied in the last round, with the reason.
     pub not_applicable: Vec<NotApplicable>,
+    /// Findings of the last round from rules that recommend nothing: what
+    /// the file cannot fix (MT211: the expected peak does not fit).
+    pub unresolved: Vec<Finding>,
 }
 
 impl Plan {
@@ -95,37 +98,11 @@ impl Plan {
         self.settings.get(name)
     }
 
-    /// What the file cannot give the profile, as sentences for a warning:
-    /// today, a `max_connections` below the expected peak (`--connections`)
-    /// because the worst-case memory of that many connections does not fit
-    /// (MT210 raises the limit only as far as MT301's budget allows).
-    pub fn shortfalls(&self, facts: &Facts, profile: &Profile) -> Vec<String> {
-        let mut out = Vec::new();
-        let Some(expected) = profile.connections else {
-            return out;
-        };
-        let planned = match self.settings.get("max_connections") {
-            Some(s) => Some(s.value.clone()),
-            None => Catalog::for_target(&self.catalog_target)
-                .ok()
-                .and_then(|c| {
-                    baseline_of(facts, "max_connections", &|n: &str| {
-                        c.get(n).and_then(|v| v.default.clone())
-                    })
-                }),
-        };
-        let Some(planned) = planned.and_then(|v| units::parse_size(v.trim()).ok()) else {
-            return out;
-        };
-        if planned < expected {
-            out.push(format!(
-                "max_connections = {planned} is below the {expected} connections expected at peak: \
-                 the worst-case memory of more connections does not fit beside the planned buffers \
-                 (MT301, MT210); serve the peak with smaller per-connection buffers, a thread pool \
-                 and a connection pool in the application, or give the server more memory"
-            ));
-        }
-        out
+    /// What the file cannot fix, as sentences for a warning: the messages
+    /// of the last round's findings from rules that recommend nothing (such
+    /// as MT211, an expected peak whose worst-case memory does not fit).
+    pub fn shortfalls(&self) -> Vec<String> {
+        self.unresolved.iter().map(|f| f.message.clone()).collect()
     }
 }
 
@@ -197,6 +174,11 @@ pub fn build(
                 settings,
                 rounds: round,
                 not_applicable: eval.not_applicable,
+                unresolved: eval
+                    .findings
+                    .into_iter()
+                    .filter(|f| rules.get(&f.code).is_some_and(|r| r.recommend.is_empty()))
+                    .collect(),
             });
         }
         if round >= MAX_ROUNDS {
