@@ -5,23 +5,18 @@
 
 use serde::Serialize;
 
-use super::{Counts, REPORT_SCHEMA_VERSION};
+use super::json::Report;
 use crate::check::header::{Counters, Resource};
 use crate::check::{CheckReport, SuggestedChange};
 use crate::facts::Skipped;
-use crate::rules::{Finding, NotApplicable};
+use crate::rules::NotApplicable;
 use crate::target::{Flavor, Version};
 
 #[derive(Debug, Serialize)]
 pub struct CheckJson<'a> {
-    pub schema_version: u32,
-    pub tool: &'static str,
-    pub tool_version: &'static str,
-    pub command: &'static str,
-    pub target: String,
-    pub inputs: Vec<String>,
-    pub summary: Counts,
-    pub findings: &'a [Finding],
+    /// lint's envelope, field for field (the schema shares it).
+    #[serde(flatten)]
+    pub envelope: Report<'a>,
     pub server: Server<'a>,
     pub host: Option<Host<'a>>,
     pub option_group: &'a str,
@@ -55,14 +50,7 @@ pub fn render(r: &CheckReport, verbose: bool) -> String {
     let mut inputs = vec![h.source.clone()];
     inputs.extend(h.config_files.iter().cloned());
     let doc = CheckJson {
-        schema_version: REPORT_SCHEMA_VERSION,
-        tool: "mytune",
-        tool_version: env!("CARGO_PKG_VERSION"),
-        command: "check",
-        target: h.target().to_string(),
-        inputs,
-        summary: r.summary,
-        findings: &r.findings,
+        envelope: Report::new("check", h.target().to_string(), inputs, &r.findings),
         server: Server {
             flavor: h.flavor,
             version: h.version,

@@ -6,7 +6,6 @@ use std::fmt::Write;
 
 use super::check_text::{changes_block, flavor_name, summary_line};
 use crate::check::CheckReport;
-use crate::rules::Severity;
 use crate::units;
 
 pub fn render(r: &CheckReport) -> String {
@@ -41,15 +40,7 @@ pub fn render(r: &CheckReport) -> String {
     for s in &h.skipped {
         let _ = writeln!(out, "| Skipped | {}: {} |", cell(&s.what), cell(&s.reason));
     }
-    for severity in [Severity::Crit, Severity::Warn, Severity::Info] {
-        let rows: Vec<_> = r
-            .findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .collect();
-        if rows.is_empty() {
-            continue;
-        }
+    for (severity, rows) in super::by_severity(&r.findings) {
         let _ = writeln!(
             out,
             "\n## {} ({})\n",

@@ -28,15 +28,7 @@ pub struct Style {
 pub fn render(report: &CheckReport, style: Style) -> String {
     let mut out = String::new();
     header(&mut out, report, style);
-    for severity in [Severity::Crit, Severity::Warn, Severity::Info] {
-        let rows: Vec<&Finding> = report
-            .findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .collect();
-        if rows.is_empty() {
-            continue;
-        }
+    for (severity, rows) in super::by_severity(&report.findings) {
         let _ = writeln!(
             out,
             "\n{} ({})",

@@ -45,6 +45,16 @@ impl Counts {
     }
 }
 
+/// The findings grouped by severity, most severe first, empty groups left
+/// out: the sections of the text and Markdown check reports.
+pub fn by_severity(findings: &[Finding]) -> Vec<(Severity, Vec<&Finding>)> {
+    [Severity::Crit, Severity::Warn, Severity::Info]
+        .into_iter()
+        .map(|sev| (sev, findings.iter().filter(|f| f.severity == sev).collect()))
+        .filter(|(_, rows): &(Severity, Vec<&Finding>)| !rows.is_empty())
+        .collect()
+}
+
 /// Does any finding reach `threshold`? (Decides exit code 1.)
 pub fn reaches(findings: &[Finding], threshold: Severity) -> bool {
     findings.iter().any(|f| f.severity >= threshold)
