@@ -9,11 +9,14 @@
 #[path = "support/mariadb.rs"]
 mod mariadb;
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use mariadb::TestServer;
 use serde_json::Value;
+
+#[path = "support/report_schema.rs"]
+mod report_schema;
+use report_schema::validate;
 
 fn check(server: &TestServer, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mytune"))
@@ -41,21 +44,6 @@ fn json_of(o: &Output) -> Value {
     });
     validate(&v);
     v
-}
-
-/// Validate a report against the schema committed in docs/.
-fn validate(report: &Value) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report-schema.json");
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(report)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "report does not match the schema: {errors:#?}"
-    );
 }
 
 fn finding<'a>(report: &'a Value, code: &str) -> Option<&'a Value> {

@@ -8,6 +8,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "support/report_schema.rs"]
+mod report_schema;
+use report_schema::validate;
+
 fn snapshot(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/snapshots")
@@ -29,20 +33,6 @@ fn mytune(args: &[&str]) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn validate(report: &Value) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report-schema.json");
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(report)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "report does not match the schema: {errors:#?}\n{report:#}"
-    );
 }
 
 fn json(args: &[&str]) -> Value {

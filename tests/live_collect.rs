@@ -17,21 +17,6 @@ use mytune::target::Flavor;
 
 use mariadb::TestServer;
 
-fn socket_config(server: &TestServer, user: &str, password: Option<&str>) -> ConnectionConfig {
-    ConnectionConfig {
-        host: None,
-        port: 3306,
-        socket: Some(server.socket.clone()),
-        user: user.into(),
-        password: password.map(collect::connect::Secret::new),
-        ssl_mode: Default::default(),
-        ssl_ca: None,
-        connect_timeout: Duration::from_secs(10),
-        read_timeout: Duration::from_secs(30),
-        files_read: Vec::new(),
-    }
-}
-
 fn collect_with(cfg: &ConnectionConfig, interval: Option<Duration>) -> Facts {
     let opts = ServerOptions {
         interval,
@@ -60,7 +45,7 @@ fn normal_collection_over_socket() {
     server
         .sql("CREATE DATABASE app; CREATE TABLE app.t (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=InnoDB; INSERT INTO app.t VALUES (1,'a'); CREATE TABLE app.m (id INT) ENGINE=MyISAM")
         .unwrap();
-    let facts = collect_with(&socket_config(&server, "root", None), None);
+    let facts = collect_with(&server.connection("root", None), None);
     let s = facts.server.as_ref().unwrap();
     assert_eq!(s.flavor, Flavor::Mariadb);
     assert!(s.version_string.contains("MariaDB"));
@@ -272,10 +257,7 @@ fn usage_only_account_gives_a_degraded_snapshot() {
     server
         .sql("CREATE USER lowpriv@localhost IDENTIFIED BY 'low-pass-42'; CREATE DATABASE app; CREATE TABLE app.t (id INT) ENGINE=InnoDB")
         .unwrap();
-    let facts = collect_with(
-        &socket_config(&server, "lowpriv", Some("low-pass-42")),
-        None,
-    );
+    let facts = collect_with(&server.connection("lowpriv", Some("low-pass-42")), None);
     let s = facts.server.as_ref().unwrap();
     assert!(!s.variables.is_empty(), "variables need no privilege");
     assert!(!s.status.is_empty());
@@ -338,7 +320,7 @@ fn data_size_without_persistent_statistics_uses_information_schema() {
     server
         .sql("CREATE DATABASE app; CREATE TABLE app.a (id INT) ENGINE=InnoDB; CREATE TABLE app.b (id INT) ENGINE=InnoDB; CREATE TABLE app.c (id INT) ENGINE=Aria")
         .unwrap();
-    let facts = collect_with(&socket_config(&server, "root", None), None);
+    let facts = collect_with(&server.connection("root", None), None);
     let ds = facts.server.unwrap().data_size.unwrap();
     assert!(ds.complete);
     assert_eq!(ds.engines["InnoDB"].tables, 2);
@@ -351,7 +333,7 @@ fn skip_grant_tables_is_reported() {
     let Some(server) = TestServer::start("skip_grant_tables = ON") else {
         return;
     };
-    let facts = collect_with(&socket_config(&server, "anyone", None), None);
+    let facts = collect_with(&server.connection("anyone", None), None);
     let s = facts.server.unwrap();
     let accounts = s.accounts.expect("grant tables are readable by anyone now");
     assert!(accounts.grant_tables_skipped);

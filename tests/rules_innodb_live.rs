@@ -8,9 +8,7 @@
 #[path = "support/mariadb.rs"]
 mod mariadb;
 
-use std::time::Duration;
-
-use mytune::collect::{self, ConnectionConfig, HostMode, ServerOptions};
+use mytune::collect::{self, HostMode, ServerOptions};
 use mytune::rules::{EvalInput, Profile, RuleSet};
 use mytune::units;
 
@@ -24,18 +22,7 @@ fn default_mariadb_on_this_host_gets_buffer_pool_and_redo_findings() {
     else {
         return;
     };
-    let cfg = ConnectionConfig {
-        host: None,
-        port: 3306,
-        socket: Some(server.socket.clone()),
-        user: "root".into(),
-        password: None,
-        ssl_mode: Default::default(),
-        ssl_ca: None,
-        connect_timeout: Duration::from_secs(10),
-        read_timeout: Duration::from_secs(30),
-        files_read: Vec::new(),
-    };
+    let cfg = server.connection("root", None);
     let facts = collect::collect(
         &cfg,
         &ServerOptions::default(),

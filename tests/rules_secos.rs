@@ -9,7 +9,6 @@
 mod mariadb;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use mytune::facts::Facts;
 use mytune::facts::server::Account;
@@ -866,18 +865,7 @@ fn live_fresh_mariadb_reports_its_anonymous_accounts() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;
     };
-    let cfg = mytune::collect::ConnectionConfig {
-        host: None,
-        port: 3306,
-        socket: Some(server.socket.clone()),
-        user: "root".into(),
-        password: None,
-        ssl_mode: Default::default(),
-        ssl_ca: None,
-        connect_timeout: Duration::from_secs(10),
-        read_timeout: Duration::from_secs(30),
-        files_read: Vec::new(),
-    };
+    let cfg = server.connection("root", None);
     let facts = mytune::collect::collect(
         &cfg,
         &mytune::collect::ServerOptions::default(),

@@ -164,6 +164,26 @@ impl TestServer {
     }
 
     /// The temporary directory holding datadir, socket and logs.
+    /// How mytune connects to this server: its socket, as `user`.
+    pub fn connection(
+        &self,
+        user: &str,
+        password: Option<&str>,
+    ) -> mytune::collect::ConnectionConfig {
+        mytune::collect::ConnectionConfig {
+            host: None,
+            port: 3306,
+            socket: Some(self.socket.clone()),
+            user: user.into(),
+            password: password.map(mytune::collect::connect::Secret::new),
+            ssl_mode: Default::default(),
+            ssl_ca: None,
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(30),
+            files_read: Vec::new(),
+        }
+    }
+
     pub fn dir(&self) -> &Path {
         self.dir.path()
     }
