@@ -204,6 +204,9 @@ fn all_cases() -> Vec<(String, Facts)> {
     cases
 }
 
+/// Every fixture snapshot and real dump under every profile: no two
+/// findings push one variable to different values (the rule files are
+/// checked statically too; this catches disagreements through lets).
 #[test]
 fn no_variable_is_pushed_two_ways() {
     let set = RuleSet::builtin().unwrap();

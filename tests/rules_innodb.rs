@@ -772,47 +772,6 @@ fn seed000_best_practice_cnf_on_mysql_8035_uses_redo_capacity() {
     );
 }
 
-/// No evaluation of any snapshot (strict or relaxed) has two findings that
-/// push one variable in opposite directions.
-#[test]
-fn no_snapshot_gets_opposite_advice_for_one_variable() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/snapshots");
-    let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
-        let facts = Facts::from_json(&text).unwrap();
-        for profile in [Profile::default(), relaxed()] {
-            let ev = run(&facts, &profile);
-            for a in &ev.findings {
-                for b in &ev.findings {
-                    let (Some(va), Some(vb)) = (&a.variable, &b.variable) else {
-                        continue;
-                    };
-                    if va != vb {
-                        continue;
-                    }
-                    if let (Some(ra), Some(rb)) = (&a.recommended, &b.recommended) {
-                        assert_eq!(
-                            ra,
-                            rb,
-                            "{}: {} and {} disagree on {va}",
-                            path.display(),
-                            a.code,
-                            b.code
-                        );
-                    }
-                }
-            }
-            seen += 1;
-        }
-    }
-    assert!(seen >= 10, "{seen} evaluations");
-}
-
 #[test]
 fn redo_target_is_capped_by_the_buffer_pool() {
     // A write burst right after start (375M in 62 s, like the MySQL 8.0.32
