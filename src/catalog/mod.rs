@@ -15,6 +15,7 @@
 //! assert!(cat.get("innodb_buffer_pool_size").unwrap().validate("64M").is_ok());
 //! ```
 
+mod line;
 mod parse;
 mod suggest;
 pub(crate) use suggest::distance as edit_distance;
@@ -28,6 +29,9 @@ use thiserror::Error;
 
 use crate::target::{Flavor, Target, Version};
 
+pub use line::{
+    Effect, Judgement, LineContext, Reason, enum_index, flavor_name, parse_number, written_name,
+};
 pub use types::{VarInfo, VarKind, VarStatus};
 pub use validate::ValueError;
 
@@ -262,11 +266,13 @@ impl Catalog {
             if let Some(rest) = canon.strip_prefix(p)
                 && let Some(v) = self.get(rest)
             {
+                // The server takes skip-/disable-/enable- on every option
+                // (a number becomes 0 or 1); maximum- only on numbers.
                 let fits = match kind {
                     OptionPrefix::Maximum => {
                         matches!(v.kind, VarKind::Integer { .. } | VarKind::Size { .. })
                     }
-                    _ => v.kind == VarKind::Bool || v.name == "log_bin",
+                    _ => true,
                 };
                 if fits {
                     return Some((v, kind));

@@ -110,6 +110,7 @@ fn parse_record(line: &str) -> Result<VarInfo, String> {
         sysvar: flag(f[8], "sysvar")?,
         status,
         note: (!f[12].is_empty()).then(|| unescape(f[12])),
+        plugin: None,
     })
 }
 

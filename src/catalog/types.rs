@@ -136,6 +136,9 @@ pub struct VarInfo {
     pub status: VarStatus,
     /// Flavor nuance worth telling a user (e.g. an Enterprise-only value).
     pub note: Option<String>,
+    /// The plugin or component that must be loaded for the option to exist;
+    /// `None`: built into the server.
+    pub plugin: Option<String>,
 }
 
 impl VarInfo {

@@ -22,7 +22,8 @@
 
 use std::path::Path;
 
-use crate::catalog::{Catalog, VarInfo, VarKind};
+use crate::catalog::{Catalog, Effect, LineContext, VarInfo, VarKind};
+use crate::cnf::{Modifier, OptionEntry};
 use crate::facts::{ConfigFacts, ConfigOption, ServerFacts};
 use crate::lint::checks::Check;
 use crate::rules::{Finding, Severity};
@@ -96,7 +97,8 @@ pub fn drift(input: &DriftInput) -> Vec<Finding> {
         }
         let var_name = info.map_or(opt.name.as_str(), |v| v.name.as_str());
         let Some(running) = input.server.variables.get(var_name) else {
-            out.push(unknown(opt, info.is_some()));
+            let edited = (input.edited_after_start)(&opt.location.file);
+            out.push(unknown(opt, info.is_some(), input.catalog, edited));
             continue;
         };
         let kind = info.map(|v| &v.kind);
@@ -109,22 +111,63 @@ pub fn drift(input: &DriftInput) -> Vec<Finding> {
     out
 }
 
-fn unknown(opt: &ConfigOption, in_catalog: bool) -> Finding {
-    let why = if in_catalog {
+/// An option the running server has no variable for. The server is
+/// running, so it accepted every line it read at its start: only a file
+/// edited since, whose line the catalog says the server refuses, can stop
+/// the next start.
+fn unknown(
+    opt: &ConfigOption,
+    in_catalog: bool,
+    catalog: Option<&Catalog>,
+    edited_after_start: Option<bool>,
+) -> Finding {
+    let entry = OptionEntry {
+        group: opt.group.clone(),
+        raw_name: opt.name.clone(),
+        name: opt.name.clone(),
+        value: Some(opt.value.clone()),
+        modifier: if opt.loose {
+            Modifier::Loose
+        } else {
+            Modifier::None
+        },
+        loose: opt.loose,
+        location: opt.location.clone(),
+    };
+    let judged = catalog.map(|c| c.judge_line(&entry, &LineContext::default()));
+    let refused = judged
+        .as_ref()
+        .and_then(|js| js.iter().find(|j| j.effect == Effect::Refuses));
+    let ignored = catalog.and_then(|c| c.ignored_message(&opt.name));
+    let why = if ignored.is_some() {
+        "the server accepts it as a no-op and ignores it (it warns at start-up)"
+    } else if in_catalog {
         "the running server has no such variable (a plugin that is not loaded?)"
     } else {
         "neither the running server nor its version's catalog knows it"
     };
-    let (severity, tail) = if opt.loose {
-        (
-            Severity::Warn,
-            "the loose- prefix makes the server skip it with a warning",
-        )
-    } else {
-        (
+    let (severity, tail) = match (refused, edited_after_start) {
+        (Some(_), Some(true)) if !opt.loose => (
             Severity::Crit,
-            "without loose- the server would refuse to start with this file",
-        )
+            "the file changed after the server started, and the server refuses this line: \
+             the next start will fail"
+                .to_string(),
+        ),
+        (Some(j), None) if !opt.loose => (
+            Severity::Warn,
+            format!(
+                "if the file changed since the server started, the next start fails ({})",
+                j.message
+            ),
+        ),
+        _ if opt.loose => (
+            Severity::Warn,
+            "the loose- prefix makes the server skip it with a warning".to_string(),
+        ),
+        _ => (
+            Severity::Warn,
+            "the server started with this line, so it skips it; remove it".to_string(),
+        ),
     };
     let mut f = finding(
         &UNKNOWN_TO_SERVER,
@@ -162,6 +205,17 @@ fn differs(
             &FILE_DRIFT,
             "changed online and not persisted? the next restart brings back the file's value",
         )
+    };
+    let capped;
+    let why = if var == "open_files_limit"
+        && units::parse_size(running).ok() < units::parse_size(&opt.value).ok()
+    {
+        capped = "the server could not raise its open-files limit that far: the process's hard \
+                  limit (LimitNOFILE in the service unit, or ulimit -n) caps it, and the error log \
+                  says 'Could not increase number of max_open_files'";
+        capped
+    } else {
+        why
     };
     let mut f = finding(
         check,
@@ -235,6 +289,11 @@ pub fn same_value(
             Some(f.eq_ignore_ascii_case(&r))
         }
         Some(VarKind::Set { values: _ }) => Some(set_of(file) == set_of(running)),
+        // `log_bin = NAME` names the files and turns the log on: the
+        // running value is ON, not the name.
+        Some(VarKind::Path) if bool_of(running).is_some() && bool_of(file).is_none() => {
+            Some(bool_of(running) == Some(!file.is_empty()))
+        }
         Some(VarKind::Path) => Some(path_of(file, datadir) == path_of(running, datadir)),
         Some(VarKind::String) => Some(false),
         None => {

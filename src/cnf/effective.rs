@@ -10,12 +10,15 @@ use std::collections::BTreeMap;
 use crate::facts::{ConfigFacts, ConfigOption};
 
 use super::groups::group_as_read;
+use super::names::is_repeatable;
 use super::{LoadedFiles, Modifier, OptionEntry};
 
 impl LoadedFiles {
     /// Effective options for a reader of `groups` (compared without case and
     /// without trailing whitespace, like the server): later lines win, earlier
-    /// occurrences are kept in [`ConfigOption::shadowed`].
+    /// occurrences are kept in [`ConfigOption::shadowed`]. A repeatable
+    /// option ([`super::REPEATABLE_OPTIONS`]) accumulates instead: its value
+    /// is every occurrence's, comma-separated, and nothing is shadowed.
     ///
     /// Values: `skip-`/`disable-` give `OFF`, `enable-` and bare names give
     /// `ON`, otherwise the unquoted value. A `maximum-x` entry sets a bound, not
@@ -33,15 +36,21 @@ impl LoadedFiles {
             }
             let key = effective_key(entry);
             let mut shadowed = Vec::new();
+            let mut value = effective_value(entry);
             if let Some(previous) = options.remove(&key) {
-                shadowed = previous.shadowed;
-                shadowed.push(previous.location);
+                if is_repeatable(&key) {
+                    // Each occurrence adds an item; none is overridden.
+                    value = format!("{},{value}", previous.value);
+                } else {
+                    shadowed = previous.shadowed;
+                    shadowed.push(previous.location);
+                }
             }
             options.insert(
                 key.clone(),
                 ConfigOption {
                     name: key,
-                    value: effective_value(entry),
+                    value,
                     location: entry.location.clone(),
                     group: entry.group.clone(),
                     loose: entry.loose,

@@ -50,7 +50,10 @@ pub use document::{Document, EditError, Line, LineEnding, LineKind};
 pub use error::{CnfError, CnfErrorKind, Issue};
 pub use groups::{client_groups, default_files, group_as_read, server_groups};
 pub use loader::{MAX_FILE_SIZE, MAX_INCLUDE_DEPTH, load, load_str};
-pub use names::{OPTIONS_NAMED_WITH_A_PREFIX, canonical_name, split_name, split_name_with};
+pub use names::{
+    OPTIONS_NAMED_WITH_A_PREFIX, REPEATABLE_OPTIONS, canonical_name, is_repeatable, split_name,
+    split_name_with,
+};
 pub use syntax::{format_value, unquote_value};
 
 /// A prefix that changes how the server reads an option name

@@ -24,6 +24,35 @@ pub const OPTIONS_NAMED_WITH_A_PREFIX: &[&str] = &[
     "skip_replica_start",
 ];
 
+/// Options that may be given more than once, each occurrence adding one
+/// item (a database, a table pattern, a plugin list) instead of replacing
+/// the earlier ones. From the MySQL 5.7/8.0/9.x manual (Using Option Files;
+/// Replication and Binary Logging Options; Plugin Loading; Performance
+/// Schema Startup Configuration), MariaDB's `--help` texts and the MariaDB
+/// Knowledge Base page "Replication Filters". `user` is the exception the
+/// other way: mysqld uses the first one.
+pub const REPEATABLE_OPTIONS: &[&str] = &[
+    "replicate_do_db",
+    "replicate_ignore_db",
+    "replicate_do_table",
+    "replicate_ignore_table",
+    "replicate_wild_do_table",
+    "replicate_wild_ignore_table",
+    "replicate_rewrite_db",
+    "binlog_do_db",
+    "binlog_ignore_db",
+    "plugin_load_add",
+    "performance_schema_instrument",
+    "performance_schema_consumer",
+    "debug",
+    "ignore_db_dir",
+];
+
+/// Is `canonical` an option whose occurrences accumulate?
+pub fn is_repeatable(canonical: &str) -> bool {
+    REPEATABLE_OPTIONS.contains(&canonical)
+}
+
 const PREFIXES: [(&str, Modifier); 5] = [
     ("skip_", Modifier::Skip),
     ("disable_", Modifier::Disable),

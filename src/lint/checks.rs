@@ -144,11 +144,37 @@ pub const SYSTEM_FILE_SYNTAX: Check = Check {
     ],
 };
 
+pub const NAME_PREFIX: Check = Check {
+    code: "MT014",
+    name: "option-name-prefix",
+    severity: Severity::Warn,
+    summary: "A prefix of an option name instead of the name",
+    rationale: "MariaDB takes a unique prefix of an option name as that option and notes it at start-up \
+                (sort = 1M sets sort_buffer_size); a prefix of several names is ambiguous and stops the \
+                start. Any new option with the same prefix makes a working line ambiguous, and MySQL 8.0 \
+                and later accept no prefixes at all, so write the full name.",
+    sources: &[
+        "https://mariadb.com/kb/en/mariadbd-options/",
+        "https://dev.mysql.com/doc/refman/8.0/en/program-options.html",
+    ],
+};
+
+pub const WITHOUT_EFFECT: Check = Check {
+    code: "MT015",
+    name: "option-without-effect",
+    severity: Severity::Warn,
+    summary: "An option that does nothing without another one the file leaves off",
+    rationale: "Some options only act with another: binlog_format, log_slave_updates and the binary log's \
+                expiry do nothing while log_bin is off, and MariaDB warns about each at start-up. Either the \
+                binary log was meant to be on, or the lines are dead weight that mislead the next reader.",
+    sources: &["https://mariadb.com/kb/en/binary-log/"],
+};
+
 /// The same check in ruff, whose behaviour this one follows.
 const LINT_DOCS: &str = "https://docs.astral.sh/ruff/rules/unused-noqa/";
 
 /// Every structural check, in code order.
-pub const ALL: [Check; 10] = [
+pub const ALL: [Check; 12] = [
     SYNTAX_ERROR,
     UNKNOWN_OPTION,
     REMOVED_OPTION,
@@ -159,6 +185,8 @@ pub const ALL: [Check; 10] = [
     LOOSE_TYPO,
     UNUSED_SUPPRESSION,
     SYSTEM_FILE_SYNTAX,
+    NAME_PREFIX,
+    WITHOUT_EFFECT,
 ];
 
 /// A check by code (any case) or name.

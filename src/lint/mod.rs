@@ -23,10 +23,9 @@ pub use run::{LintOptions, LintOutcome, lint_files};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
 
-use crate::catalog::{Catalog, VarKind, VarStatus, edit_distance};
-use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
+use crate::catalog::{Catalog, Effect, LineContext, Reason, edit_distance, written_name};
+use crate::cnf::{self, LoadedFiles, OptionEntry, canonical_name};
 use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
@@ -128,13 +127,13 @@ pub fn lint_loaded(
     }
 
     let server_groups = cnf::server_groups(target);
-    let series_only = target.version.patch == 0;
+    let ctx = loaded_plugins(loaded, &server_groups);
     let mut unread_groups: BTreeMap<String, (SourceLocation, usize)> = BTreeMap::new();
 
     for e in &loaded.entries {
         let group = e.group_as_read();
         if server_groups.iter().any(|g| g == group) {
-            check_server_entry(e, target, catalog, series_only, &mut out);
+            check_server_entry(e, catalog, &ctx, &mut out);
         } else if CLIENT_GROUPS.contains(&group) {
             check_client_entry(e, group, catalog, &mut out);
         } else if looks_like_server_group(group) {
@@ -163,6 +162,7 @@ pub fn lint_loaded(
     }
 
     duplicates(loaded, effective, &mut out);
+    needs_another(effective, catalog, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
 }
@@ -185,145 +185,87 @@ pub(crate) fn by_location(a: &Finding, b: &Finding) -> std::cmp::Ordering {
 
 fn check_server_entry(
     e: &OptionEntry,
-    target: &Target,
     catalog: &Catalog,
-    series_only: bool,
+    ctx: &LineContext,
     out: &mut Vec<Finding>,
 ) {
-    let written = written_name(e);
-    let Some((info, _prefix)) = catalog.resolve_option(&written) else {
-        let suggestion = suggest_cached(catalog, &e.name);
-        let suggestion = suggestion.as_deref();
-        let hint = suggestion
-            .map(|s| format!(" (did you mean {s}?)"))
-            .unwrap_or_default();
-        if e.loose {
-            if let Some(s) = suggestion {
-                out.push(finding(
-                    &checks::LOOSE_TYPO,
-                    checks::LOOSE_TYPO.severity,
-                    format!(
-                        "{} is unknown to {target} and loose- hides it: did you mean {s}?",
-                        e.raw_name
-                    ),
-                    Some(e.location.clone()),
-                    Some(e.name.clone()),
-                ));
-            }
-        } else {
-            out.push(finding(
-                &checks::UNKNOWN_OPTION,
-                checks::UNKNOWN_OPTION.severity,
-                format!(
-                    "unknown option {} for {target}{hint}; the server will not start",
-                    e.raw_name
-                ),
-                Some(e.location.clone()),
-                Some(e.name.clone()),
-            ));
-        }
-        return;
-    };
-    let status = if series_only {
-        info.status.clone()
-    } else {
-        info.status_at(target.version)
-    };
-    let when = |s: &VarStatus| {
-        s.since()
-            .map(|v| format!("{} {v}", target.flavor))
-            .unwrap_or_else(|| target.to_string())
-    };
-    let instead = |s: &VarStatus| {
-        s.replacement()
-            .map(|r| format!("; use {r} instead"))
-            .unwrap_or_default()
-    };
-    match &status {
-        VarStatus::Removed { .. } => {
-            let (sev, effect) = if e.loose {
-                (
-                    Severity::Warn,
-                    "loose- makes the server skip it, so it has no effect",
-                )
-            } else {
-                (Severity::Crit, "the server will not start with it")
-            };
-            out.push(finding(
-                &checks::REMOVED_OPTION,
-                sev,
-                format!(
-                    "{} was removed in {}: {effect}{}",
-                    info.name,
-                    when(&status),
-                    instead(&status)
-                ),
-                Some(e.location.clone()),
-                Some(info.name.clone()),
-            ));
-            return;
-        }
-        VarStatus::Deprecated { .. } => {
-            out.push(finding(
-                &checks::DEPRECATED_OPTION,
-                checks::DEPRECATED_OPTION.severity,
-                format!(
-                    "{} is deprecated since {}{}",
-                    info.name,
-                    when(&status),
-                    instead(&status)
-                ),
-                Some(e.location.clone()),
-                Some(info.name.clone()),
-            ));
-        }
-        VarStatus::Current => {}
-    }
-    if e.modifier == Modifier::Maximum {
-        return;
-    }
-    if let Some(value) = &e.value
-        && let Err(why) = info.check_value(value)
-    {
-        let (sev, effect) = if why.adjusted {
-            (
-                Severity::Warn,
-                "the server adjusts it and runs with another value than the one written",
-            )
-        } else {
-            (Severity::Crit, "the server will not start with it")
+    for j in catalog.judge_line(e, ctx) {
+        let severity = match j.effect {
+            Effect::Refuses => Severity::Crit,
+            Effect::Warns => Severity::Warn,
+            Effect::Applies => continue,
         };
+        let check = match &j.reason {
+            Reason::Unknown {
+                suggestion: Some(_),
+            } if e.loose => &checks::LOOSE_TYPO,
+            Reason::Unknown { .. } | Reason::PluginNotLoaded { .. } => &checks::UNKNOWN_OPTION,
+            Reason::Removed { .. } => &checks::REMOVED_OPTION,
+            Reason::Deprecated { .. } => &checks::DEPRECATED_OPTION,
+            Reason::Prefix { .. } | Reason::AmbiguousPrefix { .. } => &checks::NAME_PREFIX,
+            Reason::BadValue | Reason::Adjusted { .. } => &checks::INVALID_VALUE,
+        };
+        let variable = j
+            .var
+            .map(|v| v.name.clone())
+            .unwrap_or_else(|| e.name.clone());
         out.push(finding(
-            &checks::INVALID_VALUE,
-            sev,
-            format!("{} = {value}: {}; {effect}", info.name, why.message),
+            check,
+            severity,
+            j.message,
             Some(e.location.clone()),
-            Some(info.name.clone()),
-        ));
-    } else if e.value.is_none()
-        && e.modifier == Modifier::None
-        && matches!(
-            info.kind,
-            VarKind::Enum { .. }
-                | VarKind::Integer { .. }
-                | VarKind::Size { .. }
-                | VarKind::Float { .. }
-        )
-        && info.name != written_name(e).trim_start_matches("skip_")
-    {
-        // A bare name on a numeric/enum option: the server asks for a value.
-        out.push(finding(
-            &checks::INVALID_VALUE,
-            checks::INVALID_VALUE.severity,
-            format!(
-                "{} needs a value ({}); a bare name is not accepted",
-                info.name,
-                info.kind.name()
-            ),
-            Some(e.location.clone()),
-            Some(info.name.clone()),
+            Some(variable),
         ));
     }
+}
+
+/// The plugins the files load (`plugin-load`, `plugin-load-add`,
+/// `early-plugin-load` in the server's groups), by plugin name.
+fn loaded_plugins(loaded: &LoadedFiles, server_groups: &[String]) -> LineContext {
+    let mut ctx = LineContext::default();
+    for e in &loaded.entries {
+        if !server_groups.iter().any(|g| g == e.group_as_read()) {
+            continue;
+        }
+        if !matches!(
+            e.name.as_str(),
+            "plugin_load" | "plugin_load_add" | "early_plugin_load"
+        ) {
+            continue;
+        }
+        for item in e.value.as_deref().unwrap_or("").split([';', ',']) {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            ctx.plugins.extend(plugin_names(item));
+        }
+    }
+    ctx
+}
+
+/// `audit_log=audit_log.so` → `audit_log`; `ha_rocksdb.so` → `rocksdb`;
+/// `semisync_master.so` → `semisync_master` and `semisync`.
+fn plugin_names(item: &str) -> Vec<String> {
+    let (name, lib) = match item.split_once('=') {
+        Some((n, l)) => (Some(n.trim()), l.trim()),
+        None => (None, item),
+    };
+    let stem = lib
+        .rsplit('/')
+        .next()
+        .unwrap_or(lib)
+        .trim_end_matches(".so")
+        .trim_end_matches(".dll");
+    let stem = stem.strip_prefix("ha_").unwrap_or(stem);
+    let mut names = vec![canonical_name(stem)];
+    if let Some(n) = name {
+        names.push(canonical_name(n));
+    }
+    if stem.starts_with("semisync") {
+        names.push("semisync".into());
+    }
+    names
 }
 
 /// `[client]`/`[mysql]`: flag options only the server knows.
@@ -347,6 +289,32 @@ fn check_client_entry(e: &OptionEntry, group: &str, catalog: &Catalog, out: &mut
     }
 }
 
+/// Options that do nothing without another one the file leaves off, where
+/// the server says so at start-up.
+fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Finding>) {
+    for opt in effective.options.values() {
+        let Some(needed) = catalog.requires(&opt.name) else {
+            continue;
+        };
+        let on = effective
+            .options
+            .get(needed)
+            .is_some_and(|o| !o.value.eq_ignore_ascii_case("off") && o.value != "0");
+        if !on {
+            out.push(finding(
+                &checks::WITHOUT_EFFECT,
+                checks::WITHOUT_EFFECT.severity,
+                format!(
+                    "{} has no effect without {needed}, which is off: the server warns at start-up",
+                    opt.name
+                ),
+                Some(opt.location.clone()),
+                Some(opt.name.clone()),
+            ));
+        }
+    }
+}
+
 /// Earlier occurrences of an option in the server's groups have no effect.
 fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Finding>) {
     let by_location: HashMap<&SourceLocation, &OptionEntry> =
@@ -356,46 +324,22 @@ fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Findi
             let earlier = by_location.get(loc).and_then(|e| e.value.clone());
             let same = earlier.as_deref().map(str::to_ascii_lowercase)
                 == Some(opt.value.to_ascii_lowercase());
-            let sev = if same { Severity::Info } else { Severity::Warn };
+            if same {
+                // The server does the same either way: nothing to report.
+                continue;
+            }
             let what = match &earlier {
-                Some(v) if !same => format!("this value ({v}) is ignored"),
-                _ => "this line has no effect".to_string(),
+                Some(v) => format!("this value ({v}) is ignored"),
+                None => "this line has no effect".to_string(),
             };
             out.push(finding(
                 &checks::DUPLICATE_OPTION,
-                sev,
+                Severity::Warn,
                 format!("{} is set again at {}: {what}", opt.name, opt.location),
                 Some(loc.clone()),
                 Some(opt.name.clone()),
             ));
         }
-    }
-}
-
-/// `catalog.suggest`, remembered per target and name: the same unknown
-/// option (often a plugin's `loose-` option) recurs in every file of a
-/// repository, and the search is the costliest step of a lint run.
-fn suggest_cached(catalog: &Catalog, name: &str) -> Option<String> {
-    type Cache = Mutex<HashMap<(Target, String), Option<String>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Cache::default);
-    let key = (catalog.target(), name.to_string());
-    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return hit;
-    }
-    let found = catalog.suggest(name).map(str::to_string);
-    if let Ok(mut c) = cache.lock() {
-        c.insert(key, found.clone());
-    }
-    found
-}
-
-/// The option name as written, without `loose-` but with any other prefix,
-/// canonical form.
-fn written_name(e: &OptionEntry) -> String {
-    match e.modifier {
-        Modifier::None | Modifier::Loose => e.name.clone(),
-        m => format!("{}_{}", m.as_str(), e.name),
     }
 }
 

@@ -248,7 +248,7 @@ fn output_text(out: Output) -> Result<String, String> {
     }
 }
 
-fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
+pub fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
     if let Some(paths) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&paths) {
             let p = dir.join(name);
@@ -260,7 +260,7 @@ fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
     fallbacks.iter().map(PathBuf::from).find(|p| p.is_file())
 }
 
-fn is_root() -> bool {
+pub fn is_root() -> bool {
     // Effective uid from /proc avoids a libc dependency.
     fs::read_to_string("/proc/self/status")
         .ok()
@@ -272,7 +272,7 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-fn free_port() -> Result<u16, String> {
+pub fn free_port() -> Result<u16, String> {
     let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free TCP port: {e}"))?;
     l.local_addr()
         .map(|a| a.port())
@@ -295,7 +295,7 @@ fn log_tail(log: &Path) -> String {
 static TEMPLATE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The template datadir for this mariadbd version, created on first use.
-fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
+pub fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
     let _guard = TEMPLATE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let version = Command::new(mariadbd)
         .arg("--version")
@@ -354,7 +354,7 @@ fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from)? {
         let entry = entry?;

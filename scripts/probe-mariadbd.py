@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Ask the installed mariadbd what it does with option names it does not list.
+
+MariaDB keeps many removed options, and some MySQL-only ones, as accepted
+no-ops that only warn; `mariadbd --verbose --help` does not list them, so the
+variable catalog cannot know them from the help output. This script asks the
+server itself, one option file per name, and writes what it learned to
+data/catalog/mariadb-<series>-server.tsv, which the catalog embeds:
+
+  ignored   the server starts and warns that the option does nothing
+  maximum   `maximum-NAME=...` is accepted (a session limit); other numeric
+            options refuse it ("Maximum value of 'X' cannot be set")
+  early     parsed in the server's first pass, where a prefix unique among
+            the first-pass options is taken silently
+  signed    a numeric option whose negative values are clamped, not refused
+  not-option  a system variable the server has no option for (an option
+            file cannot set it: "unknown variable")
+  silent-deprecated  deprecated in the catalog, but the server starts with
+            it without a word
+  warns-deprecated  current in the catalog, but the server warns that it
+            is deprecated
+  engine    a storage engine the server can start with by default
+  charset, collation  the names the server knows (from the running server's
+            information_schema.COLLATIONS, read-only)
+
+Candidates: every name of every catalog in data/catalog/ and every option of
+the shared help outputs. Run by hand (read-only: --verbose --help only):
+
+  python3 scripts/probe-mariadbd.py            # writes data/catalog/mariadb-10.11-server.tsv
+The differential test (tests/differential_mariadb.rs) checks the result
+against the live server on every CI run.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MARIADBD = next((p for p in ["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"] if os.path.exists(p)), "mariadbd")
+
+
+def catalog_rows(path):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            rows[cols[0]] = cols
+    return rows
+
+
+def help_run(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+        f.write("[mysqld]\n" + text + "\n")
+        name = f.name
+    try:
+        args = [MARIADBD, "--defaults-file=" + name]
+        if os.geteuid() == 0:
+            args.append("--user=root")
+        p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stderr
+    finally:
+        os.unlink(name)
+
+
+def main():
+    version = subprocess.run([MARIADBD, "--version"], capture_output=True, text=True).stdout.split()[2]
+    series = ".".join(version.split(".")[:2])
+    own = catalog_rows(os.path.join(ROOT, "data/catalog/mariadb-%s.tsv" % series))
+    current = {n for n, c in own.items() if c[9] != "removed"}
+    candidates = set()
+    for path in glob.glob(os.path.join(ROOT, "data/catalog/*.tsv")):
+        if path.endswith("-server.tsv"):
+            continue
+        candidates.update(catalog_rows(path))
+    shared = os.path.join(ROOT, "..", "shared", "catalog", "help")
+    for path in glob.glob(os.path.join(shared, "*")):
+        with open(path, errors="replace") as f:
+            for m in re.finditer(r"^\s*--([a-z][a-z0-9_-]+)", f.read(), re.M):
+                candidates.add(m.group(1).replace("-", "_"))
+    candidates = sorted(n for n in candidates - current if not n.startswith(("skip_", "loose_")))
+    # A plugin's engines (ENGINES lists what is loaded) are asked of the
+    # shared server, which runs the same binary with its packaged plugins.
+
+    def probe_ignored(name):
+        code, err = help_run(name + "=1")
+        for line in err.splitlines():
+            if "It does nothing now" in line or "compatible option" in line:
+                return name, re.sub(r"^.*?\[Warning\] ", "", line).strip()
+        return name, None
+
+    numeric = [n for n, c in own.items() if c[1] in ("int", "size") and c[9] != "removed"]
+
+    def probe_maximum(name):
+        code, err = help_run("maximum-%s=1" % name)
+        return name, "cannot be set" not in err
+
+    def probe_negative(name):
+        code, err = help_run("%s=-1" % name)
+        return name, "Buffered" in err, "Incorrect unsigned value" not in err and code == 0
+
+    def probe_option(name):
+        code, err = help_run("%s=%s" % (name, sample(own[name])))
+        unknown = "unknown variable" in err or "unknown option" in err
+        return name, unknown, "deprecated" in err.lower()
+
+    def sample(cols):
+        kind, default = cols[1], cols[6]
+        if kind == "bool":
+            return "ON"
+        if kind in ("enum", "set"):
+            return cols[5].split(",")[0]
+        if kind in ("int", "size", "float"):
+            return default if default not in ("", "\\N") else "1"
+        return default if default not in ("", "\\N") else "x"
+
+    rows = []
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for name, msg in pool.map(probe_ignored, candidates):
+            if msg:
+                rows.append((name, "ignored", msg))
+        for name, ok in pool.map(probe_maximum, numeric):
+            if ok:
+                rows.append((name, "maximum", ""))
+        for name, early, signed in pool.map(probe_negative, numeric):
+            if early:
+                rows.append((name, "early", ""))
+            if signed:
+                rows.append((name, "signed", ""))
+        names = sorted(n for n, c in own.items() if c[9] != "removed")
+        for name, unknown, warned in pool.map(probe_option, names):
+            if unknown:
+                rows.append((name, "not-option", ""))
+            elif own[name][9] == "deprecated" and not warned:
+                rows.append((name, "silent-deprecated", ""))
+            elif own[name][9] == "current" and warned:
+                rows.append((name, "warns-deprecated", ""))
+    q = subprocess.run(["mariadb", "-uroot", "-h127.0.0.1", "-P3306", "--batch", "--skip-column-names", "-e",
+                        "SELECT COLLATION_NAME, CHARACTER_SET_NAME FROM information_schema.COLLATIONS"],
+                       capture_output=True, text=True)
+    if q.returncode != 0:
+        sys.exit("cannot read the collations of the local server: " + q.stderr.strip())
+    charsets = set()
+    for line in q.stdout.splitlines():
+        coll, cs = line.split("\t")
+        rows.append((coll.lower(), "collation", cs.lower()))
+        charsets.add(cs.lower())
+    for cs in sorted(charsets):
+        rows.append((cs, "charset", ""))
+    q = subprocess.run(["mariadb", "-uroot", "-h127.0.0.1", "-P3306", "--batch", "--skip-column-names", "-e",
+                        "SELECT ENGINE FROM information_schema.ENGINES WHERE SUPPORT IN ('YES', 'DEFAULT')"],
+                       capture_output=True, text=True)
+    for line in q.stdout.splitlines():
+        rows.append((line.strip().lower(), "engine", ""))
+    out = os.path.join(ROOT, "data/catalog/mariadb-%s-server.tsv" % series)
+    with open(out, "w") as f:
+        f.write("# what mariadbd %s does with option lines beyond its help output\n" % version)
+        f.write("# made by scripts/probe-mariadbd.py (mariadbd --verbose --help, one option file per name)\n")
+        f.write("# %d candidate names probed for 'ignored', %d numeric options for 'maximum' and 'early'\n"
+                % (len(candidates), len(numeric)))
+        f.write("# columns: name fact message\n")
+        for r in sorted(rows):
+            f.write("\t".join(r) + "\n")
+    print("wrote %s: %d rows" % (out, len(rows)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

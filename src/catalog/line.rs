@@ -1,0 +1,1017 @@
+//! What the server does with one option line: refuse to start, start but
+//! warn (adjust the value, ignore the line), or apply it.
+//!
+//! Lint, drift and the generators ask this one place, so that a verdict such
+//! as "the server will not start" is said only where the server would say it
+//! too. The rules here follow the servers' option parser (`my_getopt`) and
+//! are checked against the real `mariadbd` by the differential test
+//! (`tests/differential_mariadb.rs`); what the parser's source does not show
+//! (which removed options MariaDB still accepts as no-ops, which numeric
+//! options take `maximum-`, which are read in the first pass) was asked of
+//! the server by `scripts/probe-mariadbd.py` and is embedded from
+//! `data/catalog/mariadb-10.11-server.tsv`.
+//!
+//! What the two parsers share (MySQL 5.7/8.x and MariaDB):
+//! - a number is a leading integer and at most one suffix letter
+//!   (K/M/G/T/P/E, any case); anything after the letter is ignored, so
+//!   `16MB` is 16M and `1e3` is 1 exbibyte; any other character ends the
+//!   start ("Unknown suffix");
+//! - an empty number is 0; a negative number for an unsigned option and a
+//!   number beyond 64 bits are refused; a value out of range is clamped
+//!   with a warning;
+//! - a boolean is ON/OFF/TRUE/FALSE/1/0; any other word is a warning and
+//!   the option is OFF;
+//! - an enum value is a value, a unique prefix of one, or its index;
+//! - `loose-` turns an unknown option into a warning.
+//!
+//! Where they differ: MariaDB accepts a unique prefix of an option name
+//! (with a note), keeps many removed options as warned no-ops, and disables
+//! a plugin whose options it cannot parse (InnoDB and Aria then stop the
+//! start); MySQL 8.0 and later refuse prefixes and removed options.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
+
+use super::{Catalog, VarInfo, VarKind, VarStatus};
+use crate::cnf::{Modifier, OptionEntry, canonical_name};
+use crate::target::{Flavor, Target, Version};
+use crate::units;
+
+/// The server's reaction to a line, worst first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Effect {
+    /// The server stops at start-up.
+    Refuses,
+    /// The server starts and warns: the line is ignored, or its value is
+    /// adjusted, or it works but is deprecated.
+    Warns,
+    /// The server applies the line as written.
+    Applies,
+}
+
+/// Why, in terms a check can map to its code.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reason {
+    /// No option of that name (or loaded plugin).
+    Unknown { suggestion: Option<String> },
+    /// An option of a plugin the file does not load.
+    PluginNotLoaded { plugin: String },
+    /// Removed in this series; `ignored`: the server keeps it as a no-op.
+    Removed {
+        since: Option<Version>,
+        replacement: Option<String>,
+        ignored: bool,
+    },
+    Deprecated {
+        since: Option<Version>,
+        replacement: Option<String>,
+    },
+    /// A prefix of an option name, taken as that option.
+    Prefix { full: String, silent: bool },
+    /// A prefix of several option names.
+    AmbiguousPrefix { candidates: Vec<String> },
+    /// A value the server cannot read, or a form it refuses.
+    BadValue,
+    /// A value the server reads as another one (clamped, rounded, a
+    /// boolean it does not recognize).
+    Adjusted { runs_with: Option<String> },
+}
+
+/// One finding about one line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement<'c> {
+    pub effect: Effect,
+    pub reason: Reason,
+    /// The option the line names (after prefix resolution), when known.
+    pub var: Option<&'c VarInfo>,
+    /// What the server does and why, for a user.
+    pub message: String,
+}
+
+/// What a line is judged against besides the catalog.
+#[derive(Debug, Clone, Default)]
+pub struct LineContext {
+    /// Plugins the option files load (`plugin-load`, `plugin-load-add`,
+    /// `early-plugin-load`), by plugin name.
+    pub plugins: HashSet<String>,
+}
+
+/// Plugins whose options failing to parse stops the start: the plugin is
+/// disabled, and the server cannot run without it.
+const FATAL_PLUGINS: &[&str] = &["innodb", "aria"];
+
+/// Option-name prefixes that belong to a plugin's own option list (parsed
+/// after the server's), MariaDB.
+const MARIADB_PLUGIN_PREFIXES: &[&str] = &["innodb", "aria", "feedback", "rpl_semi_sync"];
+
+impl Catalog {
+    /// Judge one option line of a group the server reads. Returns nothing
+    /// when the server applies it as written; several judgements when, say,
+    /// a deprecated option also has a value out of range.
+    pub fn judge_line(&self, e: &OptionEntry, ctx: &LineContext) -> Vec<Judgement<'_>> {
+        let t = self.target();
+        let written = written_name(e);
+        let mut out = Vec::new();
+        let (info, prefix) = match self.resolve_option(&written) {
+            Some((info, _)) => (info, None),
+            None => match self.resolve_prefix(e) {
+                Ok(Some((info, silent))) => (info, Some(silent)),
+                Ok(None) => {
+                    out.push(self.unknown(e, ctx));
+                    return out;
+                }
+                Err(candidates) => {
+                    let fatal = self.prefix_is_fatal(&candidates);
+                    out.push(Judgement {
+                        effect: if fatal { Effect::Refuses } else { Effect::Warns },
+                        message: format!(
+                            "{} is a prefix of several options ({}): the server reports it as ambiguous{}",
+                            e.raw_name,
+                            candidates.join(", "),
+                            if fatal {
+                                " and will not start"
+                            } else {
+                                " and disables the plugin those options belong to"
+                            }
+                        ),
+                        reason: Reason::AmbiguousPrefix { candidates },
+                        var: None,
+                    });
+                    return out;
+                }
+            },
+        };
+        let facts = server_facts(t);
+        if facts.is_some_and(|f| f.not_option.contains(&info.name)) {
+            let (effect, what) = if e.loose {
+                (
+                    Effect::Warns,
+                    "loose- makes the server skip it with a warning",
+                )
+            } else {
+                (Effect::Refuses, "the server will not start")
+            };
+            out.push(Judgement {
+                effect,
+                message: format!(
+                    "{} is a system variable but not a server option: an option file cannot set it \
+                     ({}); {what}",
+                    e.raw_name,
+                    if info.dynamic {
+                        "use SET GLOBAL or SET SESSION"
+                    } else {
+                        "it is read-only or computed by the server"
+                    }
+                ),
+                reason: Reason::Unknown { suggestion: None },
+                var: Some(info),
+            });
+            return out;
+        }
+        if let Some(silent) = prefix {
+            out.push(Judgement {
+                effect: if silent {
+                    Effect::Applies
+                } else {
+                    Effect::Warns
+                },
+                message: format!(
+                    "{} is taken as {} (a unique prefix{}); write the full name, a new option \
+                     with the same prefix would make it ambiguous",
+                    e.raw_name,
+                    info.name,
+                    if silent {
+                        ""
+                    } else {
+                        ", which the server notes at start-up"
+                    }
+                ),
+                reason: Reason::Prefix {
+                    full: info.name.clone(),
+                    silent,
+                },
+                var: Some(info),
+            });
+        }
+        if let Some(plugin) = info.plugin.as_deref()
+            && !ctx.plugins.contains(plugin)
+        {
+            let effect = if e.loose {
+                Effect::Warns
+            } else {
+                Effect::Refuses
+            };
+            out.push(Judgement {
+                effect,
+                message: format!(
+                    "{} is an option of the {plugin} plugin, which these files do not load \
+                     (plugin-load-add = ...); {}",
+                    info.name,
+                    if e.loose {
+                        "loose- makes the server skip it with a warning"
+                    } else {
+                        "the server will not start"
+                    }
+                ),
+                reason: Reason::PluginNotLoaded {
+                    plugin: plugin.to_string(),
+                },
+                var: Some(info),
+            });
+            return out;
+        }
+        let status = self.status_of(info, t);
+        match &status {
+            VarStatus::Removed { since, replacement } => {
+                let ignored = self.ignored_message(&info.name).is_some();
+                let when = since_text(t.flavor, *since);
+                let instead = replacement
+                    .as_deref()
+                    .map(|r| format!("; use {r} instead"))
+                    .unwrap_or_default();
+                let (effect, what) = if ignored {
+                    (
+                        Effect::Warns,
+                        "the server accepts it, warns and ignores it: remove it",
+                    )
+                } else if e.loose {
+                    (
+                        Effect::Warns,
+                        "loose- makes the server skip it with a warning",
+                    )
+                } else {
+                    (Effect::Refuses, "the server will not start with it")
+                };
+                out.push(Judgement {
+                    effect,
+                    message: format!("{} was removed{when}: {what}{instead}", info.name),
+                    reason: Reason::Removed {
+                        since: *since,
+                        replacement: replacement.clone(),
+                        ignored,
+                    },
+                    var: Some(info),
+                });
+                return out;
+            }
+            VarStatus::Deprecated { .. }
+                if facts.is_some_and(|f| f.silent_deprecated.contains(&info.name)) => {}
+            VarStatus::Deprecated { since, replacement } => {
+                let instead = replacement
+                    .as_deref()
+                    .map(|r| format!("; use {r} instead"))
+                    .unwrap_or_default();
+                out.push(Judgement {
+                    effect: Effect::Warns,
+                    message: format!(
+                        "{} is deprecated{}{instead}",
+                        info.name,
+                        since_text(t.flavor, *since)
+                    ),
+                    reason: Reason::Deprecated {
+                        since: *since,
+                        replacement: replacement.clone(),
+                    },
+                    var: Some(info),
+                });
+            }
+            VarStatus::Current => {
+                if facts.is_some_and(|f| f.warns_deprecated.contains(&info.name)) {
+                    out.push(Judgement {
+                        effect: Effect::Warns,
+                        message: format!(
+                            "{} is deprecated: the server warns that it will be removed in a future release",
+                            info.name
+                        ),
+                        reason: Reason::Deprecated {
+                            since: None,
+                            replacement: None,
+                        },
+                        var: Some(info),
+                    });
+                }
+            }
+        }
+        if let Some(j) = self.judge_value(e, info) {
+            out.push(j);
+        }
+        out
+    }
+
+    /// The status as of the target's release.
+    fn status_of(&self, info: &VarInfo, t: Target) -> VarStatus {
+        info.status_at(t.version)
+    }
+
+    fn unknown(&self, e: &OptionEntry, ctx: &LineContext) -> Judgement<'_> {
+        let _ = ctx;
+        let suggestion = self.suggest_cached(&e.name);
+        let hint = suggestion
+            .as_deref()
+            .map(|s| format!(" (did you mean {s}?)"))
+            .unwrap_or_default();
+        if let Some(msg) = self.ignored_message(&e.name) {
+            return Judgement {
+                effect: Effect::Warns,
+                message: format!(
+                    "{} is not a {} option: the server accepts it, warns (\"{msg}\") and ignores it; \
+                     remove it",
+                    e.raw_name,
+                    self.target().flavor
+                ),
+                reason: Reason::Removed {
+                    since: None,
+                    replacement: None,
+                    ignored: true,
+                },
+                var: None,
+            };
+        }
+        let (effect, what) = if e.loose {
+            (
+                Effect::Warns,
+                "loose- makes the server skip it with a warning",
+            )
+        } else {
+            (Effect::Refuses, "the server will not start")
+        };
+        Judgement {
+            effect,
+            message: format!(
+                "unknown option {} for {}{hint}; {what}",
+                e.raw_name,
+                self.target()
+            ),
+            reason: Reason::Unknown { suggestion },
+            var: None,
+        }
+    }
+
+    /// MariaDB takes a unique prefix of an option name. `Ok(Some((var,
+    /// silent)))`: resolved (silently in the first pass); `Ok(None)`: no
+    /// option starts so; `Err(names)`: ambiguous.
+    fn resolve_prefix(&self, e: &OptionEntry) -> Result<Option<(&VarInfo, bool)>, Vec<String>> {
+        if self.target().flavor != Flavor::Mariadb || e.modifier == Modifier::Maximum {
+            return Ok(None);
+        }
+        let whole = canonical_name(
+            e.raw_name
+                .trim_start_matches("loose-")
+                .trim_start_matches("loose_"),
+        );
+        let p = if self
+            .iter()
+            .any(|v| v.name.starts_with(&whole) && v.name != whole)
+        {
+            whole.as_str()
+        } else {
+            e.name.as_str()
+        };
+        let facts = server_facts(self.target());
+        let starts = |v: &&VarInfo| {
+            v.name.starts_with(p)
+                && !v.status.is_removed()
+                && !facts.is_some_and(|f| f.not_option.contains(&v.name))
+        };
+        // The first pass reads a few options before anything else.
+        let early: Vec<&VarInfo> = self
+            .iter()
+            .filter(starts)
+            .filter(|v| facts.is_some_and(|f| f.early.contains(&v.name)) || is_early(&v.name))
+            .collect();
+        if early.len() == 1 {
+            return Ok(Some((early[0], true)));
+        }
+        let plugin_of = |name: &str| {
+            MARIADB_PLUGIN_PREFIXES
+                .iter()
+                .find(|p| name.starts_with(*p) && name[p.len()..].starts_with('_'))
+                .copied()
+        };
+        // The server's own options first, then each plugin's list.
+        let server: Vec<&VarInfo> = self
+            .iter()
+            .filter(starts)
+            .filter(|v| plugin_of(&v.name).is_none())
+            .collect();
+        if !server.is_empty() {
+            return pick(server);
+        }
+        let Some(plugin) =
+            plugin_of(p).or_else(|| self.iter().filter(starts).find_map(|v| plugin_of(&v.name)))
+        else {
+            return Ok(None);
+        };
+        pick(
+            self.iter()
+                .filter(starts)
+                .filter(|v| plugin_of(&v.name) == Some(plugin))
+                .collect(),
+        )
+    }
+
+    fn prefix_is_fatal(&self, candidates: &[String]) -> bool {
+        candidates.iter().all(|c| {
+            FATAL_PLUGINS
+                .iter()
+                .any(|p| c.starts_with(p) && c[p.len()..].starts_with('_'))
+        }) || !candidates.iter().any(|c| {
+            MARIADB_PLUGIN_PREFIXES
+                .iter()
+                .any(|p| c.starts_with(p) && c[p.len()..].starts_with('_'))
+        })
+    }
+
+    /// The warning the server prints for a name it keeps as a no-op.
+    pub fn ignored_message(&self, name: &str) -> Option<&'static str> {
+        server_facts(self.target())?
+            .ignored
+            .get(name)
+            .map(String::as_str)
+    }
+
+    /// `maximum-NAME` is accepted (MariaDB: only options with a session
+    /// value; MySQL: not recorded, assumed accepted for numbers).
+    fn takes_maximum(&self, info: &VarInfo) -> bool {
+        match server_facts(self.target()) {
+            Some(f) => f.maximum.contains(&info.name),
+            None => true,
+        }
+    }
+
+    fn judge_value<'c>(&'c self, e: &OptionEntry, info: &'c VarInfo) -> Option<Judgement<'c>> {
+        let plugin_fatal = self.target().flavor == Flavor::Mariadb
+            && FATAL_PLUGINS
+                .iter()
+                .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
+        let bad = |why: String| Judgement {
+            effect: Effect::Refuses,
+            message: format!("{why}; the server will not start"),
+            reason: Reason::BadValue,
+            var: Some(info),
+        };
+        let adjusted = |why: String, runs_with: Option<String>| Judgement {
+            effect: Effect::Warns,
+            message: why,
+            reason: Reason::Adjusted { runs_with },
+            var: Some(info),
+        };
+        let numeric = matches!(
+            info.kind,
+            VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. }
+        );
+        // The value the prefix implies.
+        let value: String = match (e.modifier, e.value.as_deref()) {
+            (Modifier::Maximum, v) => {
+                if !numeric || !self.takes_maximum(info) {
+                    return Some(bad(format!(
+                        "maximum-{} cannot be set: it has no session value to limit",
+                        info.name
+                    )));
+                }
+                v.unwrap_or("").to_string()
+            }
+            (Modifier::Skip | Modifier::Disable, _) => "0".into(),
+            (Modifier::Enable, _) => "1".into(),
+            (_, Some(v)) => v.to_string(),
+            (_, None) => match info.kind {
+                VarKind::Bool => return None,
+                VarKind::Integer { .. }
+                | VarKind::Size { .. }
+                | VarKind::Float { .. }
+                | VarKind::Enum { .. }
+                | VarKind::Set { .. } => {
+                    return Some(bad(format!(
+                        "{} needs a value ({}); a bare name is refused",
+                        info.name,
+                        info.kind.name()
+                    )));
+                }
+                VarKind::String | VarKind::Path => return None,
+            },
+        };
+        let v = value.trim();
+        match &info.kind {
+            VarKind::Bool => {
+                const OK: [&str; 6] = ["on", "off", "true", "false", "1", "0"];
+                if OK.iter().any(|a| a.eq_ignore_ascii_case(v)) {
+                    None
+                } else {
+                    Some(adjusted(
+                        format!(
+                            "{} = {value}: '{v}' is not a boolean (ON, OFF, TRUE, FALSE, 1, 0): \
+                             the server warns and {}",
+                            info.name,
+                            if plugin_fatal {
+                                "ignores the line"
+                            } else {
+                                "sets it OFF"
+                            }
+                        ),
+                        Some("OFF".into()),
+                    ))
+                }
+            }
+            VarKind::Integer { min, max } => {
+                let unsigned = min.is_none_or(|m| m >= 0)
+                    && !server_facts(self.target()).is_some_and(|f| f.signed.contains(&info.name));
+                let n = match parse_number(v, unsigned) {
+                    Ok(n) => n,
+                    Err(why) => return Some(bad(format!("{} = {value}: {why}", info.name))),
+                };
+                range(info, n, *min, *max, None).map(|(why, to)| adjusted(why, Some(to)))
+            }
+            VarKind::Size { min, max, block } => {
+                let n = match parse_number(v, true) {
+                    Ok(n) => n,
+                    Err(why) => return Some(bad(format!("{} = {value}: {why}", info.name))),
+                };
+                range(
+                    info,
+                    n,
+                    min.map(i128::from),
+                    max.map(i128::from),
+                    block.filter(|b| *b > 1).map(i128::from),
+                )
+                .map(|(why, to)| adjusted(why, Some(to)))
+            }
+            VarKind::Float { min, max } => {
+                let f: f64 = match v.parse::<f64>().ok().filter(|f| f.is_finite()) {
+                    Some(f) => f,
+                    None if v.is_empty() => 0.0,
+                    None => {
+                        return Some(bad(format!(
+                            "{} = {value}: '{v}' is not a decimal number",
+                            info.name
+                        )));
+                    }
+                };
+                let clamp = min
+                    .filter(|lo| f < *lo)
+                    .map(|lo| ("below the minimum", lo))
+                    .or_else(|| max.filter(|hi| f > *hi).map(|hi| ("above the maximum", hi)));
+                clamp.map(|(what, to)| {
+                    adjusted(
+                        format!(
+                            "{} = {value} is {what} {to}: the server warns and runs with {to}",
+                            info.name
+                        ),
+                        Some(to.to_string()),
+                    )
+                })
+            }
+            VarKind::Enum { values } => {
+                if enum_index(values, v).is_some() {
+                    return None;
+                }
+                let mut why = format!(
+                    "{} = {value}: '{v}' is not one of {}",
+                    info.name,
+                    values.join(", ")
+                );
+                if let Some(note) = &info.note {
+                    why.push_str(&format!(" ({note})"));
+                }
+                Some(self.plugin_value_error(info, why, plugin_fatal))
+            }
+            VarKind::Set { values } => {
+                let bad_items: Vec<&str> = v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .filter(|item| !set_item_ok(info, values, item))
+                    .collect();
+                if bad_items.is_empty() {
+                    None
+                } else {
+                    let why = format!(
+                        "{} = {value}: '{}' {} not allowed; accepted (comma-separated): {}",
+                        info.name,
+                        bad_items.join(","),
+                        if bad_items.len() == 1 { "is" } else { "are" },
+                        values.join(", ")
+                    );
+                    Some(self.plugin_value_error(info, why, plugin_fatal))
+                }
+            }
+            VarKind::String | VarKind::Path => self.judge_name_value(info, v, &value),
+        }
+    }
+
+    /// Character-set and collation names, which the server checks at
+    /// start-up (MariaDB: the names the server lists).
+    fn judge_name_value<'c>(
+        &'c self,
+        info: &'c VarInfo,
+        v: &str,
+        value: &str,
+    ) -> Option<Judgement<'c>> {
+        let facts = server_facts(self.target())?;
+        let lower = v.to_ascii_lowercase();
+        let (known, what) =
+            if info.name.starts_with("character_set_") && info.name != "character_set_dir" {
+                (
+                    facts.charsets.contains(&lower) || lower == "utf8",
+                    "character set",
+                )
+            } else if matches!(
+                info.name.as_str(),
+                "default_storage_engine"
+                    | "default_tmp_storage_engine"
+                    | "enforce_storage_engine"
+                    | "storage_engine"
+            ) {
+                (
+                    facts.engines.is_empty() || facts.engines.contains(&lower),
+                    "storage engine",
+                )
+            } else if info.name.starts_with("collation_") {
+                (
+                    facts.collations.contains(&lower)
+                        || lower.starts_with("utf8_")
+                            && facts
+                                .collations
+                                .contains(&lower.replacen("utf8_", "utf8mb3_", 1)),
+                    "collation",
+                )
+            } else {
+                return None;
+            };
+        if known || facts.charsets.is_empty() {
+            return None;
+        }
+        Some(Judgement {
+            effect: Effect::Refuses,
+            message: format!(
+                "{} = {value}: the server knows no {what} '{v}'; the server will not start",
+                info.name
+            ),
+            reason: Reason::BadValue,
+            var: Some(info),
+        })
+    }
+
+    /// An enum or set value the server cannot read: a refusal, except in a
+    /// MariaDB plugin that is not needed to start (the plugin is disabled).
+    fn plugin_value_error<'c>(
+        &'c self,
+        info: &'c VarInfo,
+        why: String,
+        fatal: bool,
+    ) -> Judgement<'c> {
+        let plugin = self.target().flavor == Flavor::Mariadb
+            && MARIADB_PLUGIN_PREFIXES
+                .iter()
+                .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
+        if plugin && !fatal {
+            Judgement {
+                effect: Effect::Warns,
+                message: format!("{why}; the server disables the plugin the option belongs to"),
+                reason: Reason::BadValue,
+                var: Some(info),
+            }
+        } else {
+            Judgement {
+                effect: Effect::Refuses,
+                message: format!("{why}; the server will not start"),
+                reason: Reason::BadValue,
+                var: Some(info),
+            }
+        }
+    }
+}
+
+impl Catalog {
+    /// [`Catalog::suggest`], remembered per target and name: the same
+    /// unknown option (often a plugin's `loose-` option) recurs in every
+    /// file of a repository, and the search is the costliest step of a lint
+    /// run.
+    fn suggest_cached(&self, name: &str) -> Option<String> {
+        type Cache = Mutex<HashMap<(Target, String), Option<String>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Cache::default);
+        let key = (self.target(), name.to_string());
+        if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return hit;
+        }
+        let found = self.suggest(name).map(str::to_string);
+        if let Ok(mut c) = cache.lock() {
+            c.insert(key, found.clone());
+        }
+        found
+    }
+}
+
+/// Options the server starts with but warns about, because they act only
+/// with another one: MariaDB warns "You need to use --log-bin to make
+/// --binlog-format work" (and the same for these), checked by the
+/// differential test.
+const MARIADB_NEEDS_LOG_BIN: &[&str] = &[
+    "binlog_format",
+    "log_slave_updates",
+    "expire_logs_days",
+    "binlog_expire_logs_seconds",
+];
+
+impl Catalog {
+    /// The option `name` needs to have any effect, when the server warns
+    /// about it standing alone (MariaDB: the binary log's settings without
+    /// `log_bin`).
+    pub fn requires(&self, name: &str) -> Option<&'static str> {
+        (self.target().flavor == Flavor::Mariadb && MARIADB_NEEDS_LOG_BIN.contains(&name))
+            .then_some("log_bin")
+    }
+}
+
+/// One option: resolved; none: not a prefix; several: ambiguous.
+fn pick(list: Vec<&VarInfo>) -> Result<Option<(&VarInfo, bool)>, Vec<String>> {
+    match list.len() {
+        0 => Ok(None),
+        1 => Ok(Some((list[0], false))),
+        _ => Err(list.iter().map(|v| v.name.clone()).collect()),
+    }
+}
+
+/// Options MariaDB reads in its first pass besides those the probe found:
+/// the performance schema's.
+fn is_early(name: &str) -> bool {
+    name.starts_with("performance_schema")
+}
+
+/// A set item: a value or (optimizer_switch) `flag=on|off|default`.
+fn set_item_ok(info: &VarInfo, values: &[String], item: &str) -> bool {
+    if info.name == "optimizer_switch" {
+        let (flag, state) = item.split_once('=').unwrap_or((item, ""));
+        return (flag.eq_ignore_ascii_case("default") && state.is_empty())
+            || (values.iter().any(|a| a.eq_ignore_ascii_case(flag))
+                && ["on", "off", "default"]
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(state)));
+    }
+    values.iter().any(|a| a.eq_ignore_ascii_case(item))
+}
+
+/// An enum value as the parser finds it: the value, a unique prefix of
+/// one, or its index; an empty value is index 0.
+pub fn enum_index(values: &[String], v: &str) -> Option<usize> {
+    if let Some(i) = values.iter().position(|a| a.eq_ignore_ascii_case(v)) {
+        return Some(i);
+    }
+    if v.is_empty() {
+        return (!values.is_empty()).then_some(0);
+    }
+    let lower = v.to_ascii_lowercase();
+    let prefixed: Vec<usize> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.to_ascii_lowercase().starts_with(&lower))
+        .map(|(i, _)| i)
+        .collect();
+    if prefixed.len() == 1 {
+        return Some(prefixed[0]);
+    }
+    v.parse::<usize>().ok().filter(|i| *i < values.len())
+}
+
+/// A number as `my_getopt` reads it: a leading (signed) integer, then at
+/// most one suffix letter; the rest of the text is ignored.
+pub fn parse_number(v: &str, unsigned: bool) -> Result<i128, String> {
+    let bytes = v.as_bytes();
+    let mut i = 0;
+    let neg = match bytes.first() {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    if neg && unsigned {
+        return Err(format!("'{v}' is negative, and the option takes no sign"));
+    }
+    let start = i;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let digits = &v[start..i];
+    let mut n: i128 = if digits.is_empty() {
+        0
+    } else {
+        digits
+            .parse::<i128>()
+            .ok()
+            .filter(|n| *n <= i128::from(u64::MAX))
+            .ok_or_else(|| format!("'{v}' is beyond the 64-bit range"))?
+    };
+    if let Some(c) = v[i..].chars().next() {
+        match units::suffix_multiplier(c) {
+            Some(m) => n = n.saturating_mul(i128::from(m)),
+            None => {
+                return Err(format!(
+                    "'{v}' has the unknown suffix '{c}' (the server takes K, M, G, T, P or E)"
+                ));
+            }
+        }
+    }
+    Ok(if neg { -n } else { n })
+}
+
+/// Clamping and rounding: `(message, the value the server runs with)`.
+fn range(
+    info: &VarInfo,
+    n: i128,
+    min: Option<i128>,
+    max: Option<i128>,
+    block: Option<i128>,
+) -> Option<(String, String)> {
+    let show = |x: i128| match info.kind {
+        VarKind::Size { .. } if x >= 0 => units::format_size(x as u64),
+        _ => x.to_string(),
+    };
+    if let Some(lo) = min
+        && n < lo
+    {
+        return Some((
+            format!(
+                "{} = {} is below the minimum {}: the server warns and runs with {}",
+                info.name,
+                show(n),
+                show(lo),
+                show(lo)
+            ),
+            lo.to_string(),
+        ));
+    }
+    if let Some(hi) = max
+        && n > hi
+    {
+        return Some((
+            format!(
+                "{} = {} is above the maximum {}: the server warns and runs with {}",
+                info.name,
+                show(n),
+                show(hi),
+                show(hi)
+            ),
+            hi.to_string(),
+        ));
+    }
+    if let Some(b) = block
+        && n % b != 0
+    {
+        let to = n - n % b;
+        return Some((
+            format!(
+                "{} = {} is not a multiple of {}: the server rounds it down to {}",
+                info.name,
+                show(n),
+                show(b),
+                show(to)
+            ),
+            to.to_string(),
+        ));
+    }
+    None
+}
+
+fn since_text(flavor: Flavor, since: Option<Version>) -> String {
+    match since {
+        Some(v) => format!(" in {} {v}", flavor_name(flavor)),
+        None => String::new(),
+    }
+}
+
+/// "MySQL", "MariaDB", "Percona Server": one wording for versions.
+pub fn flavor_name(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Mysql => "MySQL",
+        Flavor::Mariadb => "MariaDB",
+        Flavor::Percona => "Percona Server",
+    }
+}
+
+/// The option name as written, without `loose-` but with any other prefix,
+/// canonical form.
+pub fn written_name(e: &OptionEntry) -> String {
+    match e.modifier {
+        Modifier::None | Modifier::Loose => e.name.clone(),
+        m => format!("{}_{}", m.as_str(), e.name),
+    }
+}
+
+/// What the server binary itself told `scripts/probe-mariadbd.py`.
+#[derive(Debug, Default)]
+struct ServerFacts {
+    /// Names accepted as no-ops, with the server's warning.
+    ignored: HashMap<String, String>,
+    /// Numeric options that take `maximum-`.
+    maximum: HashSet<String>,
+    /// Options of the first pass.
+    early: HashSet<String>,
+    /// Numeric options with min ≥ 0 that still take a sign (clamped).
+    signed: HashSet<String>,
+    /// System variables without an option of the same name.
+    not_option: HashSet<String>,
+    /// Deprecated options the server starts with without a warning.
+    silent_deprecated: HashSet<String>,
+    /// Options the server warns are deprecated, beyond the catalog's.
+    warns_deprecated: HashSet<String>,
+    /// Storage engines available without loading a plugin.
+    engines: HashSet<String>,
+    charsets: HashSet<String>,
+    collations: HashSet<String>,
+}
+
+const MARIADB_10_11: &str = include_str!("../../data/catalog/mariadb-10.11-server.tsv");
+
+/// The probed facts for a target: MariaDB's come from 10.11.19, the only
+/// server here; 10.6 and 11.4 use them too (both keep the same no-op
+/// options; names 11.x removed on its own stay "removed").
+fn server_facts(t: Target) -> Option<&'static ServerFacts> {
+    static FACTS: OnceLock<ServerFacts> = OnceLock::new();
+    if t.flavor != Flavor::Mariadb {
+        return None;
+    }
+    Some(FACTS.get_or_init(|| parse_facts(MARIADB_10_11)))
+}
+
+fn parse_facts(text: &str) -> ServerFacts {
+    let mut f = ServerFacts::default();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut cols = line.splitn(3, '\t');
+        let (Some(name), Some(fact)) = (cols.next(), cols.next()) else {
+            continue;
+        };
+        let msg = cols.next().unwrap_or("").to_string();
+        match fact {
+            "ignored" => {
+                f.ignored.insert(name.to_string(), msg);
+            }
+            "maximum" => {
+                f.maximum.insert(name.to_string());
+            }
+            "early" => {
+                f.early.insert(name.to_string());
+            }
+            "signed" => {
+                f.signed.insert(name.to_string());
+            }
+            "not-option" => {
+                f.not_option.insert(name.to_string());
+            }
+            "silent-deprecated" => {
+                f.silent_deprecated.insert(name.to_string());
+            }
+            "charset" => {
+                f.charsets.insert(name.to_string());
+            }
+            "warns-deprecated" => {
+                f.warns_deprecated.insert(name.to_string());
+            }
+            "engine" => {
+                f.engines.insert(name.to_string());
+            }
+            "collation" => {
+                f.collations.insert(name.to_string());
+            }
+            _ => {}
+        }
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_like_my_getopt() {
+        assert_eq!(parse_number("16MB", true), Ok(16 << 20));
+        assert_eq!(parse_number("2MiB", true), Ok(2 << 20));
+        assert_eq!(parse_number("1e3", true), Ok(1 << 60));
+        assert_eq!(parse_number("", true), Ok(0));
+        assert!(parse_number("-1", true).is_err());
+        assert_eq!(parse_number("-1", false), Ok(-1));
+        assert!(parse_number("1.5G", true).is_err());
+        assert!(parse_number("16 M", true).is_err());
+        assert!(parse_number("abc", true).is_err());
+        assert!(parse_number("99999999999999999999999", true).is_err());
+    }
+
+    #[test]
+    fn enum_values_by_name_prefix_or_index() {
+        let v: Vec<String> = ["STATEMENT", "ROW", "MIXED"].map(String::from).to_vec();
+        assert_eq!(enum_index(&v, "row"), Some(1));
+        assert_eq!(enum_index(&v, "ST"), Some(0));
+        assert_eq!(enum_index(&v, "2"), Some(2));
+        assert_eq!(enum_index(&v, "3"), None);
+        assert_eq!(enum_index(&v, ""), Some(0));
+        assert_eq!(enum_index(&v, "bogus"), None);
+    }
+}

@@ -1,0 +1,798 @@
+//! Differential test: lint's verdict on an option file against the real
+//! `mariadbd`'s.
+//!
+//! Each case is a small option file made from the variable catalog (every
+//! MariaDB option with valid, boundary and out-of-range values, every value
+//! syntax the option parser meets, removed options, names other products
+//! have, unique prefixes, the `loose-`/`skip-`/`enable-`/`disable-`/
+//! `maximum-` prefixes, groups, repeats and `!include`) or from a real file.
+//! The installed server judges it (tests/support/oracle.rs) into refuses /
+//! warns (adjusts, ignores) / clean; lint's structural findings give its
+//! class: a crit is "refuses", a warn or info "warns", nothing "clean".
+//!
+//! `cargo test` runs a bounded sample, seeded (`MYTUNE_DIFF_SEED`, default
+//! 1; `MYTUNE_DIFF_SAMPLE`, default 240 cases, plus every pinned regression
+//! case), so a failure reproduces from the seed it prints.
+//! `scripts/differential.sh` runs the whole corpus and prints the confusion
+//! matrix (`MYTUNE_DIFF_FULL=1`).
+
+#[path = "support/mariadb.rs"]
+mod mariadb;
+#[path = "support/oracle.rs"]
+mod oracle;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use mytune::catalog::{Catalog, VarKind};
+use mytune::rules::Severity;
+use mytune::target::Target;
+use oracle::{Class, Oracle};
+
+/// One option file to judge.
+#[derive(Debug, Clone)]
+struct Case {
+    /// What it probes, e.g. `value:max_connections=-1`.
+    id: String,
+    /// The file's text.
+    cnf: String,
+    /// Files beside it (for `!include`), name → text.
+    extra: Vec<(String, String)>,
+    /// The variable and value (as `--verbose --help` prints it) the file
+    /// means to set: when the server starts clean but runs with another
+    /// value, it ignored the line (an unread group, an earlier duplicate).
+    effect: Option<(String, String)>,
+}
+
+impl Case {
+    fn line(kind: &str, line: &str) -> Case {
+        Case::in_group(kind, "mysqld", line)
+    }
+
+    fn in_group(kind: &str, group: &str, line: &str) -> Case {
+        Case {
+            id: format!("{kind}:[{group}] {line}"),
+            cnf: format!("[{group}]\n{line}\n"),
+            extra: Vec::new(),
+            effect: None,
+        }
+    }
+}
+
+/// Names a throw-away server cannot be probed with: they change where it
+/// writes or what it is (paths, the user, networking, running modes that
+/// do not start a server), or only print something.
+const NOT_PROBED: &[&str] = &[
+    "basedir",
+    "bind_address",
+    "bootstrap",
+    "character_sets_dir",
+    "chroot",
+    "datadir",
+    "defaults_extra_file",
+    "defaults_file",
+    "defaults_group_suffix",
+    "gdb",
+    "help",
+    "init_file",
+    "install",
+    "install_manual",
+    "lc_messages_dir",
+    "log_basename",
+    "log_error",
+    "no_defaults",
+    "pid_file",
+    "plugin_dir",
+    "port",
+    "print_defaults",
+    "remove",
+    "socket",
+    "standalone",
+    "tmpdir",
+    "user",
+    "verbose",
+    "version",
+    "wsrep_provider",
+    "wsrep_on",
+    "debug",
+    "debug_gdb",
+    "debug_no_sync",
+    "core_file",
+    "skip_networking",
+    "port_open_timeout",
+    "thread_pool_exact_stats",
+    "secure_file_priv",
+    "innodb_data_home_dir",
+    "innodb_log_group_home_dir",
+    "innodb_undo_directory",
+    "innodb_tmpdir",
+    "aria_log_dir_path",
+    "init_rpl_role",
+    "temp_pool",
+    "memlock",
+    "silent_startup",
+    "log_tc",
+    "tc_heuristic_recover",
+    "innodb_data_file_path",
+    "innodb_temp_data_file_path",
+    "innodb_page_size",
+    "innodb_undo_tablespaces",
+    "innodb_force_recovery",
+    "innodb_read_only",
+    "aria_readonly",
+    "innodb_encrypt_log",
+    "innodb_encrypt_tables",
+    "innodb_encrypt_temporary_tables",
+    "innodb_default_encryption_key_id",
+    "ssl",
+    "ssl_ca",
+    "ssl_capath",
+    "ssl_cert",
+    "ssl_key",
+    "ssl_crl",
+    "ssl_crlpath",
+    "ssl_cipher",
+    "general_log_file",
+    "slow_query_log_file",
+    "log_bin_index",
+    "relay_log",
+    "relay_log_index",
+    "relay_log_info_file",
+    "master_info_file",
+    "log_bin",
+    "log_slow_query_file",
+    "plugin_load",
+    "plugin_load_add",
+    "plugin_maturity",
+    "init_connect",
+    "init_slave",
+    "server_audit_file_path",
+    "stack_trace",
+    "myisam_recover_options",
+    "large_pages",
+    "transaction_alloc_block_size",
+    "thread_stack",
+];
+
+/// String variables whose values the server checks, and values to try.
+const CHECKED_STRINGS: &[(&str, &[&str])] = &[
+    (
+        "character_set_server",
+        &["utf8mb4", "latin1", "nope", "UTF8MB4", "utf8"],
+    ),
+    (
+        "collation_server",
+        &["utf8mb4_general_ci", "bogus", "latin1_swedish_ci"],
+    ),
+    ("character_set_filesystem", &["binary", "nope"]),
+    (
+        "default_storage_engine",
+        &["InnoDB", "MyISAM", "Aria", "bogus", "innodb"],
+    ),
+    ("default_tmp_storage_engine", &["MyISAM", "bogus"]),
+    ("enforce_storage_engine", &["InnoDB", "bogus"]),
+    ("default_time_zone", &["+00:00", "SYSTEM", "Mars/Olympus"]),
+    ("lc_messages", &["en_US", "xx_XX"]),
+    ("lc_time_names", &["de_DE", "xx_XX"]),
+    ("default_authentication_plugin", &["mysql_native_password"]),
+];
+
+/// The corpus, in a stable order.
+fn corpus(cat: &Catalog, others: &[&Catalog]) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for v in cat.iter() {
+        if NOT_PROBED.contains(&v.name.as_str()) {
+            continue;
+        }
+        // A size off its block: the server runs with it rounded down.
+        if let VarKind::Size {
+            min,
+            block: Some(b),
+            ..
+        } = &v.kind
+            && *b > 1
+            && v.status.is_current()
+        {
+            let n = min.unwrap_or(0).max(*b) * 3 + 1;
+            let mut c = Case::line("block", &format!("{}={n}", v.name));
+            c.effect = Some((v.name.clone(), n.to_string()));
+            cases.push(c);
+        }
+        for line in value_lines(&v.name, &v.kind, v.default.as_deref()) {
+            cases.push(Case::line("value", &line));
+        }
+        // Unique (or ambiguous) prefixes of the name.
+        for cut in [v.name.len() * 2 / 3, v.name.len().saturating_sub(2)] {
+            if cut >= 3 && cut < v.name.len() {
+                let p = &v.name[..cut];
+                let value = sample_value(&v.kind, v.default.as_deref());
+                cases.push(Case::line("prefix", &format!("{p}={value}")));
+            }
+        }
+    }
+    for (name, values) in CHECKED_STRINGS {
+        for value in *values {
+            cases.push(Case::line("string", &format!("{name}={value}")));
+        }
+    }
+    // Names other products (or other versions) have.
+    let mut seen = std::collections::BTreeSet::new();
+    for other in others {
+        for v in other.iter() {
+            if cat.get(&v.name).is_some()
+                || NOT_PROBED.contains(&v.name.as_str())
+                || !seen.insert(v.name.clone())
+            {
+                continue;
+            }
+            let value = sample_value(&v.kind, v.default.as_deref());
+            cases.push(Case::line("foreign", &format!("{}={value}", v.name)));
+            cases.push(Case::line(
+                "foreign-loose",
+                &format!("loose-{}={value}", v.name),
+            ));
+        }
+    }
+    cases.extend(syntax_cases());
+    cases.extend(pinned());
+    cases.extend(real_files());
+    cases
+}
+
+/// Values to try for one option, as option lines.
+fn value_lines(name: &str, kind: &VarKind, default: Option<&str>) -> Vec<String> {
+    let mut vals: Vec<String> = Vec::new();
+    let mut lines = Vec::new();
+    match kind {
+        VarKind::Bool => {
+            for v in [
+                "ON", "OFF", "on", "yes", "no", "true", "FALSE", "1", "0", "2", "maybe", "",
+            ] {
+                vals.push(v.into());
+            }
+            lines.push(name.to_string());
+            lines.push(format!("skip-{name}"));
+            lines.push(format!("enable-{name}"));
+            lines.push(format!("disable-{name}"));
+        }
+        VarKind::Integer { min, max } => {
+            if let Some(d) = default {
+                vals.push(d.into());
+            }
+            if let Some(lo) = min {
+                vals.push(lo.to_string());
+                vals.push((lo - 1).to_string());
+            }
+            if let Some(hi) = max {
+                if *hi <= 1 << 32 {
+                    vals.push(hi.to_string());
+                }
+                vals.push((hi + 1).to_string());
+            }
+            for v in [
+                "-1",
+                "1e3",
+                "16k",
+                "2MiB",
+                "abc",
+                "",
+                "99999999999999999999999",
+            ] {
+                vals.push(v.into());
+            }
+            lines.push(name.to_string());
+            lines.push(format!("maximum-{name}={}", default.unwrap_or("1")));
+            lines.push(format!("skip-{name}"));
+        }
+        VarKind::Size { min, max, block } => {
+            if let Some(d) = default {
+                vals.push(d.into());
+            }
+            if let Some(lo) = min {
+                vals.push(lo.to_string());
+                if *lo > 0 {
+                    vals.push((lo - 1).to_string());
+                }
+            }
+            if let Some(hi) = max {
+                if *hi <= 1 << 30 {
+                    vals.push(hi.to_string());
+                    vals.push((hi + 1).to_string());
+                }
+            }
+            let _ = block;
+            for v in [
+                "-1", "16M", "16m", "16MB", "2MiB", "1e3", "1.5G", "abc", "", "16 M",
+            ] {
+                vals.push(v.into());
+            }
+            lines.push(name.to_string());
+            lines.push(format!("maximum-{name}={}", default.unwrap_or("1M")));
+        }
+        VarKind::Float { min, max } => {
+            for v in ["0.5", "-1", "abc", "1e3", "2"] {
+                vals.push(v.into());
+            }
+            if let Some(lo) = min {
+                vals.push(format!("{}", lo - 1.0));
+            }
+            if let Some(hi) = max {
+                vals.push(format!("{}", hi + 1.0));
+            }
+        }
+        VarKind::Enum { values } => {
+            for v in values {
+                vals.push(v.clone());
+                vals.push(v.to_ascii_lowercase());
+            }
+            vals.push("0".into());
+            vals.push(values.len().to_string());
+            vals.push("bogus".into());
+            vals.push(String::new());
+            lines.push(name.to_string());
+        }
+        VarKind::Set { values } => {
+            if let Some(v) = values.first() {
+                vals.push(v.clone());
+            }
+            if values.len() > 1 {
+                vals.push(format!("{},{}", values[0], values[1].to_ascii_lowercase()));
+            }
+            vals.push("bogus".into());
+            vals.push(String::new());
+            if name == "optimizer_switch" {
+                vals.push("index_merge=off".into());
+                vals.push("index_merge=maybe".into());
+                vals.push("bogus=on".into());
+            }
+        }
+        VarKind::String | VarKind::Path => {}
+    }
+    vals.dedup();
+    lines.extend(vals.into_iter().map(|v| format!("{name}={v}")));
+    lines
+}
+
+/// A plausible value for a name whose values are not the point.
+fn sample_value(kind: &VarKind, default: Option<&str>) -> String {
+    match kind {
+        VarKind::Bool => "ON".into(),
+        VarKind::Enum { values } => values.first().cloned().unwrap_or_default(),
+        VarKind::Set { values } => values.first().cloned().unwrap_or_default(),
+        VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. } => {
+            default.filter(|d| !d.is_empty()).unwrap_or("1").into()
+        }
+        VarKind::String | VarKind::Path => default.unwrap_or("x").into(),
+    }
+}
+
+/// Syntax the reader meets: groups, repeats, includes, loose- typos.
+fn syntax_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for group in [
+        "mysqld",
+        "server",
+        "mariadb",
+        "mariadbd",
+        "client-server",
+        "mysqld-10.11",
+        "mariadb-10.11",
+        "galera",
+        "myisamchk",
+        "mysqld ",
+        "mysqd",
+        "mysqld-8.0",
+        "mariadb-10.6",
+        "embedded",
+    ] {
+        let mut c = Case::in_group("group", group, "max_connections=77");
+        c.effect = Some(("max_connections".into(), "77".into()));
+        cases.push(c);
+        let mut c = Case::in_group("group", group, "innodb_buffer_pool_size=64M");
+        c.effect = Some(("innodb_buffer_pool_size".into(), "67108864".into()));
+        cases.push(c);
+    }
+    for (line1, line2, effect) in [
+        (
+            "max_connections=100",
+            "max_connections=200",
+            Some(("max_connections", "100")),
+        ),
+        (
+            "max_connections=100",
+            "max-connections=100",
+            Some(("max_connections", "100")),
+        ),
+        ("replicate_do_db=a", "replicate_do_db=b", None),
+        ("binlog_ignore_db=a", "binlog_ignore_db=b", None),
+        (
+            "replicate_wild_ignore_table=a.%",
+            "replicate_wild_ignore_table=b.%",
+            None,
+        ),
+        (
+            "plugin_load_add=ha_archive",
+            "plugin_load_add=ha_blackhole",
+            None,
+        ),
+    ] {
+        cases.push(Case {
+            id: format!("repeat:{line1} / {line2}"),
+            cnf: format!("[mysqld]\n{line1}\n{line2}\n"),
+            extra: Vec::new(),
+            effect: effect.map(|(n, v)| (n.to_string(), v.to_string())),
+        });
+    }
+    for line in [
+        "loose-bogus_option=1",
+        "loose-max_conections=5",
+        "loose-innodb_bufer_pool_size=64M",
+        "loose-skip-name-resolve",
+        "loose-skip-bogus",
+        "bogus_option=1",
+        "max_conections=5",
+        "skip-bogus",
+        "x=1",
+    ] {
+        cases.push(Case::line("loose", line));
+    }
+    cases.push(Case {
+        id: "include:present".into(),
+        cnf: "[mysqld]\n!include inc.cnf\n".into(),
+        extra: vec![("inc.cnf".into(), "[mysqld]\nmax_connections=77\n".into())],
+        effect: Some(("max_connections".into(), "77".into())),
+    });
+    cases.push(Case {
+        id: "include:missing".into(),
+        cnf: "[mysqld]\n!include missing.cnf\n".into(),
+        extra: Vec::new(),
+        effect: None,
+    });
+    cases.push(Case {
+        id: "syntax:option before any group".into(),
+        cnf: "max_connections=77\n[mysqld]\n".into(),
+        extra: Vec::new(),
+        effect: None,
+    });
+    cases.push(Case {
+        id: "syntax:unclosed group".into(),
+        cnf: "[mysqld\nmax_connections=77\n".into(),
+        extra: Vec::new(),
+        effect: None,
+    });
+    cases
+}
+
+/// The lines of issue reports, kept in every sample.
+fn pinned() -> Vec<Case> {
+    [
+        "innodb_log_files_in_group=2",
+        "innodb_buffer_pool_instances=8",
+        "innodb_thread_concurrency=8",
+        "default_authentication_plugin=mysql_native_password",
+        "performance_schema=maybe",
+        "innodb_file_per_table=yes",
+        "skip_name_resolve=2",
+        "tmp_table_size=16MB",
+        "sort_buffer_size=2MiB",
+        "table_open_cache=",
+        "max_connections=1e3",
+        "max_connections=-1",
+        "open_files_limit=-5",
+        "character-set-server=nope",
+        "maximum-max_connections=100",
+        "sort=1M",
+        "innodb_buf=64M",
+    ]
+    .iter()
+    .map(|l| Case::line("pinned", l))
+    .collect()
+}
+
+/// The real option files in `../shared/fixtures/mycnf/` (those meant for a
+/// MariaDB or MySQL server) and the repository's examples, whole.
+fn real_files() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")];
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/mycnf");
+    if shared.is_dir() {
+        dirs.push(shared);
+    }
+    for dir in dirs {
+        let Ok(rd) = fs::read_dir(&dir) else { continue };
+        let mut paths: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if !(name.ends_with(".cnf") || name.ends_with(".txt")) {
+                continue;
+            }
+            let Ok(text) = fs::read_to_string(&p) else {
+                continue;
+            };
+            // Files with paths of their own machine or includes of a
+            // package's directories cannot start a throw-away server.
+            if text.contains("!include") {
+                continue;
+            }
+            cases.push(Case {
+                id: format!("file:{name}"),
+                cnf: strip_paths(&text),
+                extra: Vec::new(),
+                effect: None,
+            });
+        }
+    }
+    cases
+}
+
+/// Drop lines that point the server at this machine's paths or users, and
+/// the buffer pool sizes of bigger hosts (this one cannot map them).
+fn strip_paths(text: &str) -> String {
+    text.lines()
+        .filter(|l| {
+            let name = l
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches("loose-")
+                .trim_start_matches("loose_")
+                .replace('-', "_");
+            !NOT_PROBED.contains(&name.as_str()) && name != "innodb_buffer_pool_size"
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// lint's class for a file: its structural findings' highest severity.
+fn lint_class(path: &Path, target: &Target) -> (Class, Vec<String>) {
+    match mytune::lint::lint_file(path, target) {
+        Err(e) => (Class::Refuses, vec![format!("lint error: {e}")]),
+        Ok(findings) => {
+            let worst = findings.iter().map(|f| f.severity).max();
+            let class = match worst {
+                None => Class::Clean,
+                Some(Severity::Crit) => Class::Refuses,
+                Some(_) => Class::Warns,
+            };
+            let msgs = findings
+                .iter()
+                .map(|f| format!("{} [{}] {}", f.code, f.severity, f.message))
+                .collect();
+            (class, msgs)
+        }
+    }
+}
+
+/// A small, seeded PRNG (xorshift64*): the sample must reproduce from the
+/// seed alone.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+fn sample(cases: Vec<Case>, n: usize, seed: u64) -> Vec<Case> {
+    let (mut keep, rest): (Vec<Case>, Vec<Case>) = cases
+        .into_iter()
+        .partition(|c| c.id.starts_with("pinned:") || c.id.starts_with("file:"));
+    let mut rest = rest;
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    // Partial Fisher-Yates: the first n of a seeded shuffle.
+    let n = n.min(rest.len());
+    for i in 0..n {
+        let j = i + (rng.next() as usize) % (rest.len() - i);
+        rest.swap(i, j);
+    }
+    rest.truncate(n);
+    keep.extend(rest);
+    let mut seen = std::collections::HashSet::new();
+    keep.retain(|c| seen.insert(c.id.clone()));
+    keep
+}
+
+struct Outcome {
+    case: Case,
+    server: Class,
+    server_lines: Vec<String>,
+    via: &'static str,
+    lint: Class,
+    lint_lines: Vec<String>,
+}
+
+fn run(cases: Vec<Case>, oracle: &Oracle, target: &Target) -> Vec<Outcome> {
+    let queue = Mutex::new(cases.into_iter().enumerate().collect::<Vec<_>>());
+    let results = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let Some((i, case)) = queue.lock().unwrap().pop() else {
+                        break;
+                    };
+                    let dir = tempfile::Builder::new()
+                        .prefix("mytune-diff-")
+                        .tempdir()
+                        .expect("temporary directory");
+                    let cnf = dir.path().join("case.cnf");
+                    fs::write(&cnf, &case.cnf).unwrap();
+                    for (name, text) in &case.extra {
+                        fs::write(dir.path().join(name), text).unwrap();
+                    }
+                    let scratch = dir.path().join("scratch");
+                    fs::create_dir(&scratch).unwrap();
+                    let mut verdict = match oracle.judge(&cnf, &scratch) {
+                        Ok(v) => v,
+                        Err(e) => panic!("{}: the server could not judge it: {e}", case.id),
+                    };
+                    if let (Class::Clean, Some((var, want))) = (verdict.class, &case.effect) {
+                        let vars = oracle.variables(&cnf).unwrap_or_default();
+                        let dashed = var.replace('_', "-");
+                        let got = vars
+                            .iter()
+                            .find(|(n, _)| *n == dashed)
+                            .map(|(_, v)| v.as_str());
+                        if got != Some(want.as_str()) {
+                            verdict.class = Class::Warns;
+                            verdict.lines.push(format!(
+                                "(ignored: the server runs with {var} = {})",
+                                got.unwrap_or("?")
+                            ));
+                        }
+                    }
+                    let (lint, lint_lines) = lint_class(&cnf, target);
+                    results.lock().unwrap().push((
+                        i,
+                        Outcome {
+                            case,
+                            server: verdict.class,
+                            server_lines: verdict.lines,
+                            via: verdict.via,
+                            lint,
+                            lint_lines,
+                        },
+                    ));
+                }
+            });
+        }
+    });
+    let mut out = results.into_inner().unwrap();
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, o)| o).collect()
+}
+
+/// Print the confusion matrix and every disagreement; return
+/// (false refusals, missed refusals, warn/clean agreement in %).
+fn report(outcomes: &[Outcome]) -> (usize, usize, f64) {
+    let mut matrix: BTreeMap<(Class, Class), usize> = BTreeMap::new();
+    for o in outcomes {
+        *matrix.entry((o.server, o.lint)).or_default() += 1;
+    }
+    let classes = [Class::Refuses, Class::Warns, Class::Clean];
+    println!(
+        "\nconfusion matrix ({} cases; rows: mariadbd, columns: lint)",
+        outcomes.len()
+    );
+    println!(
+        "{:>10} {:>10} {:>10} {:>10}",
+        "", "refuses", "warns", "clean"
+    );
+    for s in classes {
+        print!("{:>10}", s.name());
+        for l in classes {
+            print!(" {:>10}", matrix.get(&(s, l)).copied().unwrap_or(0));
+        }
+        println!();
+    }
+    let mut false_refusals = 0;
+    let mut missed = 0;
+    let (mut split_total, mut split_agree) = (0usize, 0usize);
+    for o in outcomes {
+        if o.lint == Class::Refuses && o.server != Class::Refuses {
+            false_refusals += 1;
+        }
+        if o.server == Class::Refuses && o.lint != Class::Refuses {
+            missed += 1;
+        }
+        if o.server != Class::Refuses && o.lint != Class::Refuses {
+            split_total += 1;
+            if o.server == o.lint {
+                split_agree += 1;
+            }
+        }
+        if o.server != o.lint {
+            println!(
+                "DISAGREE {} | server {} (via {}): {} | lint {}: {}",
+                o.case.id.replace('\n', "\\n"),
+                o.server.name(),
+                o.via,
+                o.server_lines.join(" / "),
+                o.lint.name(),
+                o.lint_lines.join(" / ")
+            );
+        }
+    }
+    let agreement = if split_total == 0 {
+        100.0
+    } else {
+        100.0 * split_agree as f64 / split_total as f64
+    };
+    println!(
+        "false 'will not start': {false_refusals}; missed refusals: {missed}; \
+         warn/clean agreement: {agreement:.2}% of {split_total}"
+    );
+    (false_refusals, missed, agreement)
+}
+
+fn catalogs() -> (&'static Catalog, Vec<&'static Catalog>) {
+    let cat = Catalog::for_target(&"mariadb-10.11".parse().unwrap()).unwrap();
+    let others = [
+        "mysql-5.7",
+        "mysql-8.0",
+        "mysql-8.4",
+        "percona-8.0",
+        "mariadb-10.6",
+        "mariadb-11.4",
+    ]
+    .iter()
+    .filter_map(|t| Catalog::for_target(&t.parse().unwrap()).ok())
+    .collect();
+    (cat, others)
+}
+
+#[test]
+fn lint_agrees_with_the_real_mariadbd() {
+    let oracle = match Oracle::new() {
+        Ok(o) => o,
+        Err(reason) => {
+            mariadb::skip_or_panic::<()>(&format!("differential test: {reason}"));
+            return;
+        }
+    };
+    let target: Target = format!("mariadb-{}", oracle.release()).parse().unwrap();
+    let (cat, others) = catalogs();
+    let all = corpus(cat, &others);
+    let full = std::env::var("MYTUNE_DIFF_FULL").as_deref() == Ok("1");
+    let seed: u64 = std::env::var("MYTUNE_DIFF_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let n: usize = std::env::var("MYTUNE_DIFF_SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(240);
+    let total = all.len();
+    let cases = if full { all } else { sample(all, n, seed) };
+    println!(
+        "differential test against mariadbd {} ({}): {} of {total} cases, seed {seed}",
+        oracle.version,
+        target,
+        cases.len()
+    );
+    let began = Instant::now();
+    let outcomes = run(cases, &oracle, &target);
+    let (false_refusals, missed, agreement) = report(&outcomes);
+    println!("took {:.1} s", began.elapsed().as_secs_f64());
+    assert_eq!(
+        false_refusals, 0,
+        "lint said 'will not start' where the server starts (seed {seed})"
+    );
+    assert_eq!(
+        missed, 0,
+        "the server refused lines lint let through (seed {seed})"
+    );
+    assert!(
+        agreement >= 99.0,
+        "warn/clean agreement {agreement:.2}% < 99% (seed {seed})"
+    );
+}

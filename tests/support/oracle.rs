@@ -1,0 +1,329 @@
+//! The real `mariadbd` as the judge of an option file.
+//!
+//! mytune claims to know what the server does with every line of an option
+//! file: refuse to start, start but warn (adjust, ignore), or start clean.
+//! This module asks the installed server the same question, so tests can
+//! compare the two (the differential test, `tests/differential_mariadb.rs`).
+//!
+//! Two ways of asking, cheapest first:
+//!
+//! 1. `mariadbd --defaults-file=F --verbose --help` parses every option the
+//!    way a start does and exits. A non-zero exit status is a refusal.
+//! 2. Otherwise a real start on a private copy of a template datadir (own
+//!    socket, port, pid file and error log): some checks happen only then
+//!    (a storage engine name, a plugin whose options failed to parse and is
+//!    disabled, InnoDB's checks of its files). The server either exits
+//!    (refuses) or accepts connections; its error log then tells whether it
+//!    warned.
+//!
+//! The including test declares `mod mariadb` (tests/support/mariadb.rs)
+//! beside `mod oracle`.
+//!
+//! Warnings are the `[Warning]`/`[ERROR]` lines (and the `[Note]` about unique
+//! option prefixes) that an empty option file does not also produce; digits
+//! are masked when comparing, so "Could not increase number of
+//! max_open_files … (request: 32043)" stays an environmental line whatever
+//! the request.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::Read;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::mariadb;
+
+/// The server's verdict on an option file, in the three classes mytune uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    Refuses,
+    Warns,
+    Clean,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Refuses => "refuses",
+            Class::Warns => "warns",
+            Class::Clean => "clean",
+        }
+    }
+}
+
+/// What the server did, and the lines that show it.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub class: Class,
+    /// New warning and error lines (timestamps stripped).
+    pub lines: Vec<String>,
+    /// `help` or `start`: which way of asking decided.
+    pub via: &'static str,
+}
+
+/// How long a real start may take before it counts as hanging.
+const START_TIMEOUT: Duration = Duration::from_secs(40);
+
+/// Warnings a real start prints because of the template datadir, not
+/// because of the option under test: the template has accounts defined by
+/// host name, which `skip_name_resolve` makes the server ignore (a fact
+/// about the accounts, which `mytune check` reports from the grant tables).
+/// The readiness probe itself (a connection closed before authenticating)
+/// is logged as an aborted connection.
+const ENVIRONMENTAL: &[&str] = &[
+    "ignored in --skip-name-resolve mode",
+    "This connection closed normally without authentication",
+];
+
+pub struct Oracle {
+    mariadbd: PathBuf,
+    template: PathBuf,
+    /// `Ver 10.11.19-MariaDB-…`: the version as the server prints it.
+    pub version: String,
+    baseline_help: BTreeSet<String>,
+    baseline_start: BTreeSet<String>,
+}
+
+impl Oracle {
+    /// Find `mariadbd`, make the template datadir, and learn what an empty
+    /// option file prints (both ways), or say why not.
+    pub fn new() -> Result<Oracle, String> {
+        let mariadbd =
+            mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
+                .ok_or("mariadbd not found (install mariadb-server)")?;
+        let template = mariadb::template_datadir(&mariadbd)?;
+        let out = Command::new(&mariadbd)
+            .arg("--version")
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", mariadbd.display()))?;
+        let version = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .nth(2)
+            .unwrap_or("")
+            .to_string();
+        let mut oracle = Oracle {
+            mariadbd,
+            template,
+            version,
+            baseline_help: BTreeSet::new(),
+            baseline_start: BTreeSet::new(),
+        };
+        let dir = tempfile::Builder::new()
+            .prefix("mytune-oracle-base-")
+            .tempdir()
+            .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let cnf = dir.path().join("my.cnf");
+        fs::write(&cnf, "[mysqld]\n").map_err(|e| e.to_string())?;
+        let (code, lines) = oracle.help(&cnf)?;
+        if code != Some(0) {
+            return Err(format!(
+                "mariadbd --help fails on an empty option file: {lines:?}"
+            ));
+        }
+        oracle.baseline_help = lines.iter().map(|l| mask(l)).collect();
+        match oracle.start(&cnf, dir.path())? {
+            (true, lines) => oracle.baseline_start = lines.iter().map(|l| mask(l)).collect(),
+            (false, lines) => {
+                return Err(format!(
+                    "mariadbd does not start with an empty option file: {lines:?}"
+                ));
+            }
+        }
+        Ok(oracle)
+    }
+
+    /// `major.minor.patch` of the installed server, e.g. `10.11.19`.
+    pub fn release(&self) -> String {
+        self.version
+            .split('-')
+            .next()
+            .unwrap_or(&self.version)
+            .to_string()
+    }
+
+    /// Judge the option file `cnf` (other files it includes may sit beside
+    /// it). `scratch` is an empty directory for the datadir, socket and log.
+    pub fn judge(&self, cnf: &Path, scratch: &Path) -> Result<Verdict, String> {
+        let (code, lines) = self.help(cnf)?;
+        let new_help = self.new_lines(&lines, &self.baseline_help);
+        if code != Some(0) {
+            return Ok(Verdict {
+                class: Class::Refuses,
+                lines: new_help,
+                via: "help",
+            });
+        }
+        let (up, lines) = self.start(cnf, scratch)?;
+        let new_start = self.new_lines(&lines, &self.baseline_start);
+        let class = if !up {
+            Class::Refuses
+        } else if new_start.is_empty() && new_help.is_empty() {
+            Class::Clean
+        } else {
+            Class::Warns
+        };
+        let mut all = new_help;
+        for l in new_start {
+            if !all.contains(&l) {
+                all.push(l);
+            }
+        }
+        Ok(Verdict {
+            class,
+            lines: all,
+            via: "start",
+        })
+    }
+
+    /// The value of every variable after parsing `cnf`, from the table at
+    /// the end of `--verbose --help` (names with dashes, as printed).
+    pub fn variables(&self, cnf: &Path) -> Result<Vec<(String, String)>, String> {
+        let out = self
+            .help_command(cnf)
+            .stderr(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run mariadbd: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut vars = Vec::new();
+        let mut table = false;
+        for line in text.lines() {
+            if line.starts_with("Variables (--variable-name=value)") {
+                table = true;
+                continue;
+            }
+            if !table || line.starts_with("---") || line.trim().is_empty() {
+                continue;
+            }
+            let mut it = line.splitn(2, char::is_whitespace);
+            if let (Some(name), Some(value)) = (it.next(), it.next()) {
+                vars.push((name.to_string(), value.trim().to_string()));
+            }
+        }
+        Ok(vars)
+    }
+
+    fn help_command(&self, cnf: &Path) -> Command {
+        let mut cmd = Command::new(&self.mariadbd);
+        cmd.arg(format!("--defaults-file={}", cnf.display()));
+        if mariadb::is_root() {
+            cmd.arg("--user=root");
+        }
+        cmd.arg("--verbose").arg("--help").stdin(Stdio::null());
+        cmd
+    }
+
+    /// Exit code and the interesting stderr lines of `--verbose --help`.
+    fn help(&self, cnf: &Path) -> Result<(Option<i32>, Vec<String>), String> {
+        let out = self
+            .help_command(cnf)
+            .stdout(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run mariadbd: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        Ok((out.status.code(), interesting(&text, true)))
+    }
+
+    /// Start for real; `(accepted connections, interesting log lines)`.
+    fn start(&self, cnf: &Path, scratch: &Path) -> Result<(bool, Vec<String>), String> {
+        let datadir = scratch.join("data");
+        let _ = fs::remove_dir_all(&datadir);
+        mariadb::copy_dir(&self.template, &datadir)
+            .map_err(|e| format!("cannot copy the template datadir: {e}"))?;
+        let socket = scratch.join("sock");
+        let log = scratch.join("error.log");
+        let _ = fs::remove_file(&log);
+        let port = mariadb::free_port()?;
+        let mut cmd = Command::new(&self.mariadbd);
+        cmd.arg(format!("--defaults-file={}", cnf.display()))
+            .arg(format!("--datadir={}", datadir.display()))
+            .arg(format!("--socket={}", socket.display()))
+            .arg(format!("--port={port}"))
+            .arg("--bind-address=127.0.0.1")
+            .arg(format!("--pid-file={}", scratch.join("pid").display()))
+            .arg(format!("--log-error={}", log.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if mariadb::is_root() {
+            cmd.arg("--user=root");
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot run mariadbd: {e}"))?;
+        let deadline = Instant::now() + START_TIMEOUT;
+        let up = loop {
+            if let Ok(Some(_)) = child.try_wait() {
+                break false;
+            }
+            if let Ok(mut s) = UnixStream::connect(&socket) {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                let mut buf = [0u8; 4];
+                if s.read_exact(&mut buf).is_ok() {
+                    break true;
+                }
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "mariadbd neither started nor exited within {START_TIMEOUT:?}"
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        let text = fs::read_to_string(&log).unwrap_or_default();
+        let _ = fs::remove_dir_all(&datadir);
+        Ok((up, interesting(&text, false)))
+    }
+
+    fn new_lines(&self, lines: &[String], baseline: &BTreeSet<String>) -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| !baseline.contains(&mask(l)))
+            .filter(|l| !ENVIRONMENTAL.iter().any(|e| l.contains(e)))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Warning and error lines without their timestamp and thread id. In help
+/// mode every line counts (the server prints only problems there, some
+/// without a level); in a real start only warnings, errors and the unique
+/// prefix note do.
+fn interesting(text: &str, help: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let body = strip_timestamp(line);
+        if body.trim().is_empty() {
+            continue;
+        }
+        let counts = body.starts_with("[Warning]")
+            || body.starts_with("[ERROR]")
+            || body.contains("Using unique option prefix")
+            || (help && !body.starts_with("[Note]"));
+        if counts && !out.iter().any(|l: &String| l == body) {
+            out.push(body.to_string());
+        }
+    }
+    out
+}
+
+/// `2026-12-01  9:56:28 0 [Warning] text` → `[Warning] text`.
+fn strip_timestamp(line: &str) -> &str {
+    match line.find(" [") {
+        Some(i) if line.as_bytes().first().is_some_and(u8::is_ascii_digit) => &line[i + 1..],
+        _ => line,
+    }
+}
+
+fn mask(line: &str) -> String {
+    line.chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .collect()
+}
