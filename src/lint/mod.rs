@@ -87,6 +87,7 @@ const CLIENT_GROUPS: &[&str] = &["client", "mysql", "client-mariadb", "mariadb-c
 
 /// Lint one option file (and what it includes) for `target`.
 pub fn lint_file(path: &Path, target: &Target) -> Result<Vec<Finding>, LintError> {
+    let target = &target.resolved();
     let catalog = Catalog::for_target(target).map_err(|e| LintError::Target(e.to_string()))?;
     let loaded = cnf::load(path).map_err(|e| LintError::Read(e.to_string()))?;
     let effective = loaded.effective(&cnf::server_groups(target));
