@@ -1775,6 +1775,25 @@ def main() -> int:
         "curated: thread pool table (threadpool docs); extra_port / extra_max_connections removed since 8.0.14",
     ], "8.0.36", "the newest Percona Server 8.0 release its 8.0 docs name (8.0.36-28); the MySQL layer is 8.0.41's")
 
+    # Percona Server 5.7: its 5.7.22-22 help + MyRocks block + the 5.7 variable index, on mysql-5.7.
+    p57_dir = "percona-server-5.7.22-22-fork__gaopengcarl_percona-server-locks-detail-5.7.22__mysql-test__"
+    p57 = build_percona("5.7", pdir / f"{p57_dir}r__mysqld--help-notwin.result", my57, d57,
+                        pdir / "percona-server-5.7-docs__percona_psmysql-docs__docs__ps-variables.md",
+                        add_feature_names=False)
+    rocks57 = parse_show_block(pdir / f"{p57_dir}suite__rocksdb__r__rocksdb.result",
+                               "show variables where variable_name like 'rocksdb%'")
+    add_plugin_vars(p57, "rocksdb", rocks57, {})
+    warnings += apply_changes(p57, "percona", "5.7", [my57], derived=True)
+    write(out, "percona-5.7", p57, [
+        "source: mysqld --verbose --help of Percona Server 5.7.22-22 (mysql-test mysqld--help-notwin.result of",
+        "  gaopengcarl/percona-server-locks-detail-5.7.22 2f8823f2d654; the fork's *gaopeng* options are not in it)",
+        "  + plugin rocksdb: SHOW VARIABLES LIKE 'rocksdb%' of the same tree's mysql-test/suite/rocksdb/r/rocksdb.result",
+        "  + Percona's 5.7 variable index (percona/psmysql-docs 05ea43782bd7 docs/ps-variables.md: names, dynamic;",
+        "    audit_log_*, tokudb_*, query_response_time_*, keyring_vault_* as plugins)",
+        "  + the 8.4 feature pages for defaults and dynamic flags of names 5.7 has",
+        "LAYERED ON the mysql-5.7 catalog: InnoDB and performance_schema names (5.7.41), plugin names",
+    ], "5.7.31", "the newest Percona Server 5.7 release its 5.7 docs name (5.7.31-34); the MySQL layer is 5.7.41's")
+
     # ---- Percona XtraDB Cluster ---------------------------------------------------------------------
     x80_docs = parse_doc_vars(pxdir / "pxc-8.0-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
     x80 = {n: replace(r, values=list(r.values)) for n, r in p80.items()}

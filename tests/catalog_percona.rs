@@ -211,6 +211,28 @@ fn percona_8_0_27_variables_are_known_to_percona_8_0() {
 }
 
 #[test]
+fn percona_5_7_22_variables_are_known_to_percona_5_7() {
+    const P57: &str = "catalog/percona/percona-server-5.7.22-22-fork__gaopengcarl_percona-server-locks-detail-5.7.22__mysql-test__";
+    let (Some(help), Some(rocks)) = (
+        read(&format!("{P57}r__mysqld--help-notwin.result")),
+        read(&format!("{P57}suite__rocksdb__r__rocksdb.result")),
+    ) else {
+        eprintln!("skipped: the Percona Server 5.7.22 lists of shared/catalog/percona are absent");
+        return;
+    };
+    let mut vars = help_defaults(&help);
+    let r = show_block(&rocks, "show variables where variable_name like 'rocksdb%'");
+    assert!(r.len() > 100, "{}", r.len());
+    vars.extend(r);
+    assert_few_unknown(
+        "Percona Server 5.7.22 (help + rocksdb)",
+        "percona-5.7",
+        &["plugin-load-add = ha_rocksdb.so"],
+        &vars,
+    );
+}
+
+#[test]
 fn pxc_8_0_wsrep_index_is_known_to_pxc_8_0() {
     let Some(index) =
         read("catalog/pxc/pxc-8.0-docs__percona_pxc-docs__docs__wsrep-system-index.md")

@@ -83,7 +83,7 @@ struct Series {
     data: &'static str,
 }
 
-const SERIES_COUNT: usize = 8;
+const SERIES_COUNT: usize = 9;
 
 const SERIES: [Series; SERIES_COUNT] = [
     Series {
@@ -127,6 +127,13 @@ const SERIES: [Series; SERIES_COUNT] = [
         minor: 4,
         file: "mariadb-11.4.tsv",
         data: include_str!("../../data/catalog/mariadb-11.4.tsv"),
+    },
+    Series {
+        flavor: Flavor::Percona,
+        major: 5,
+        minor: 7,
+        file: "percona-5.7.tsv",
+        data: include_str!("../../data/catalog/percona-5.7.tsv"),
     },
     Series {
         flavor: Flavor::Percona,
@@ -197,7 +204,8 @@ impl Catalog {
         let oldest = match t.flavor {
             Flavor::Mysql => key(5, 6),
             Flavor::Mariadb => key(10, 5),
-            Flavor::Percona | Flavor::Pxc => key(8, 0),
+            Flavor::Percona => key(5, 6),
+            Flavor::Pxc => key(8, 0),
         };
         if want < oldest {
             return Err(unsupported());
@@ -382,6 +390,7 @@ mod tests {
         assert_eq!(rel("mariadb-10.6"), "mariadb-10.6.12");
         assert_eq!(rel("percona-8.0"), "percona-8.0.36");
         assert_eq!(rel("pxc-8.0"), "pxc-8.0.33");
+        assert_eq!(rel("percona-5.7"), "percona-5.7.31");
     }
 
     #[test]
@@ -464,7 +473,8 @@ mod tests {
         assert_eq!(pick("mariadb-11.8"), "mariadb-11.4");
         assert_eq!(pick("percona-8.4"), "percona-8.0");
         assert_eq!(pick("pxc-8.0.33"), "pxc-8.0");
-        for old in ["mysql-5.5", "mariadb-10.2", "percona-5.7"] {
+        assert_eq!(pick("percona-5.7.22"), "percona-5.7");
+        for old in ["mysql-5.5", "mariadb-10.2", "percona-5.5", "pxc-5.7"] {
             let e = Catalog::for_target(&old.parse().unwrap()).unwrap_err();
             assert!(e.to_string().contains("mysql-8.0"), "{e}");
         }
