@@ -14,10 +14,16 @@ Inputs (facts only; nothing is copied verbatim into the repository):
   the tables below            curated facts from the manuals (each deprecation/removal names its source)
 
 Output format (one record per line, tab-separated, `#` header lines):
-  name kind min max block values default dynamic sysvar status since replacement note
+  name kind min max block values default dynamic sysvar status since replacement note plugin
   kind: bool|int|size|float|enum|set|string|path; values: comma-separated (enum/set);
   default: \\N when absent (NULL or machine-dependent); dynamic/sysvar: Y or N;
-  status: current|deprecated|removed; since: X.Y.Z or empty.
+  status: current|deprecated|removed; since: X.Y.Z or empty; plugin: empty when built into the server,
+  else what must be loaded for the name to exist, as a user names it in plugin-load / plugin-load-add /
+  early-plugin-load: the library's file name without directory, extension and `ha_` prefix
+  (ha_rocksdb.so -> rocksdb, semisync_master.so -> semisync_master); a component (INSTALL COMPONENT)
+  by its component name (component_validate_password).
+  A `# release: X.Y.Z` header line names the newest release of the series the data describes: a bare
+  series target (mysql-8.0) means that release.
 Python 3.11, standard library only.
 """
 
@@ -233,7 +239,7 @@ SIZE_EXTRA = {
     "thread_stack", "group_concat_max_len", "relay_log_space_limit", "max_session_mem_used",
     "slave_parallel_max_queued", "innodb_ft_result_cache_limit", "max_length_for_sort_data",
     "replica_pending_jobs_size_max", "slave_pending_jobs_size_max", "temptable_max_ram", "temptable_max_mmap",
-    "innodb_log_file_size", "max_binlog_size", "max_relay_log_size", "innodb_buffer_pool_chunk_size",
+    "innodb_log_file_size", "max_binlog_size", "binlog_space_limit", "max_relay_log_size", "innodb_buffer_pool_chunk_size",
     "key_cache_block_size", "query_alloc_block_size", "range_alloc_block_size", "transaction_alloc_block_size",
     "aria_block_size", "innodb_page_size", "myisam_mmap_size", "innodb_online_alter_log_max_size",
     "binlog_row_event_max_size", "innodb_log_write_ahead_size", "parser_max_mem_size",
@@ -565,6 +571,18 @@ PERCONA_80_ADDITIONS = [
     ("csv_mode", "set", None, None, ["IETF_QUOTES"], "", True, None),
 ]
 
+# Variables of Percona Server plugins in its variable index, by prefix (plugin = library stem without ha_).
+PERCONA_PLUGIN_PREFIXES = [("audit_log_filter_", "audit_log_filter"), ("audit_log_", "audit_log"),
+                           ("keyring_vault_", "keyring_vault"), ("tokudb_", "tokudb"),
+                           ("query_response_time_", "query_response_time"), ("rocksdb_", "rocksdb")]
+
+# MySQL InnoDB variables the captures lack (built only where the platform supports them), from the manual.
+MYSQL_INNODB_CURATED = [
+    # (name, kind, default 5.7/8.0, default 8.4, dynamic, source)
+    ("innodb_numa_interleave", "bool", "OFF", "ON", False,
+     "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_numa_interleave"),
+]
+
 # MySQL 8.4 InnoDB variables new since 8.0.32 (the 8.4 help file leaves InnoDB out).
 MYSQL_84_INNODB_NEW = [
     ("innodb_log_writer_threads", "bool"),
@@ -603,6 +621,7 @@ class Rec:
     since: str = ""
     repl: str = ""
     note: str = ""
+    plugin: str = ""  # what must be loaded for the name to exist ("" = built into the server)
 
     def line(self) -> str:
         def clean(s: str) -> str:
@@ -612,7 +631,7 @@ class Rec:
         return "\t".join([
             self.name, self.kind, self.min, self.max, self.block, ",".join(self.values), default,
             "Y" if self.dynamic else "N", "Y" if self.sysvar else "N", self.status, self.since, self.repl,
-            clean(self.note),
+            clean(self.note), self.plugin,
         ])
 
 
@@ -765,7 +784,7 @@ def mangled_sysvar(name: str) -> bool:
 def norm_default(v: str | None) -> str | None:
     if v is None:
         return None
-    if v in ("NULL", "(No default value)") or "####" in v:
+    if v in ("NULL", "(No default value)", "(Disabled)") or "####" in v:
         return None
     up = v.upper()
     if up == "TRUE":
@@ -1052,6 +1071,369 @@ def carry_removed(recs: dict[str, Rec], prev: dict[str, Rec], domain) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
+# Documentation pages and plugin listings (Percona Server, PXC, MySQL plugins)
+# --------------------------------------------------------------------------------------------------
+
+HEADING_RE = re.compile(r"^(#{1,4})\s+(.*?)\s*$")
+NAME_RE = re.compile(r"[a-z][a-z0-9_.]*")
+
+
+@dataclass
+class DocVar:
+    """What a documentation page's option table says about one variable."""
+    name: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+    def get(self, *keys: str) -> str | None:
+        for k, v in self.fields.items():
+            if any(k.startswith(key) for key in keys):
+                return v
+        return None
+
+
+def _doc_key(cell: str) -> str:
+    return re.sub(r"\s+", " ", cell.strip().strip(":").strip().lower())
+
+
+def _doc_cell(cell: str) -> str:
+    return cell.strip().replace("``", "`").strip()
+
+
+def parse_doc_vars(path: Path, keep_bare: bool = False) -> dict[str, DocVar]:
+    """Sections `## name` / `### \\`name\\`` followed by a two-column option table (Markdown pages of
+    the Percona Server and PXC manuals). Status-variable sections and headings that are not
+    variable names (functions, table names, prose) are skipped."""
+    out: dict[str, DocVar] = {}
+    cur: DocVar | None = None
+    in_status = False
+    table_done = False
+    for line in path.read_text(errors="replace").splitlines():
+        m = HEADING_RE.match(line)
+        if m:
+            level, text = len(m.group(1)), m.group(2)
+            if level <= 2 and not text.startswith("`"):
+                in_status = bool(re.search(r"status variables", text, re.I))
+            cur, table_done = None, False
+            name = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).strip().strip("`").strip()
+            name = re.sub(r"=(name|#)$", "", name)
+            if not in_status and NAME_RE.fullmatch(name.replace("-", "_").lower()) and name[:1].islower():
+                n = canon(name)
+                if "_" in n or "." in n:
+                    cur = DocVar(n)
+                    if keep_bare:
+                        out.setdefault(n, cur)
+            continue
+        if cur is None or table_done:
+            continue
+        if line.startswith("|"):
+            cells = line.strip().strip("|").split("|")
+            if len(cells) < 2 or set(cells[0].strip()) <= set("-: "):
+                continue
+            key, value = _doc_key(cells[0]), _doc_cell("|".join(cells[1:]))
+            if key in ("option", "attribute"):
+                continue
+            cur.fields[key] = value
+            if cur.name not in out:
+                out[cur.name] = cur
+        elif cur.fields and line.strip():
+            table_done = True
+    return {n: d for n, d in out.items() if keep_bare or d.get("dynamic", "scope", "default") is not None}
+
+
+def parse_index_table(path: Path) -> dict[str, dict[str, str]]:
+    """The `| Name | Cmd-Line | Option File | Var Scope | Dynamic |` table of a variable index page,
+    system-variable section only."""
+    out: dict[str, dict[str, str]] = {}
+    head: list[str] | None = None
+    for line in path.read_text(errors="replace").splitlines():
+        m = HEADING_RE.match(line)
+        if m and re.search(r"status variables", m.group(2), re.I):
+            break
+        if not line.startswith("|"):
+            head = None if not line.strip() else head
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if head is None:
+            head = [c.lower() for c in cells]
+            continue
+        if set(cells[0]) <= set("-: "):
+            continue
+        name = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cells[0]).strip("`").strip()
+        if not name[:1].islower():
+            continue
+        out[canon(name)] = dict(zip(head, cells))
+    return out
+
+
+def parse_show_block(path: Path, start: str) -> dict[str, str]:
+    """A `show variables ...` block of a mysql-test result: the `Variable_name<TAB>Value` lines after
+    the first line that starts with `start`, up to the first line that is not a name/value pair."""
+    lines = path.read_text(errors="replace").splitlines()
+    out: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if line.lower().startswith(start.lower()):
+            for l2 in lines[i + 1:]:
+                if l2.startswith("Variable_name\t"):
+                    continue
+                k, sep, v = l2.partition("\t")
+                if not sep or not re.fullmatch(r"[a-z][a-z0-9_.]*", k):
+                    break
+                out[canon(k)] = v
+            break
+    return out
+
+
+def doc_default(raw: str | None) -> str | None:
+    """A documentation page's default cell as a value, or None when it is not one plain value."""
+    if raw is None:
+        return None
+    v = raw.replace("`", "").strip()
+    if len(v) > 1 and v[0] == v[-1] and v[0] in "\"'":
+        v = v[1:-1]
+    v = re.sub(r"\s*\(.*?\)\s*$", "", v).strip()
+    v = re.sub(r"\s*\(.*$", "", v).strip()
+    low = v.lower()
+    if low in ("", "empty", "empty string", "''", '""', "blank"):
+        return ""
+    if low in ("null", "none specified", "not set", "-", "n/a"):
+        return None
+    if re.search(r"\s(or|and|if|on \d|based|depends|see)\s", " " + low + " ") or len(v.split()) > 2:
+        return None
+    return norm_default(v)
+
+
+def doc_bool(raw: str | None) -> bool | None:
+    if raw is None:
+        return None
+    low = raw.replace("`", "").strip().lower()
+    if low.startswith("yes"):
+        return True
+    if low.startswith("no"):
+        return False
+    return None
+
+
+def rec_from_doc(name: str, d: DocVar, value: str | None = None) -> Rec:
+    """A record from a documentation entry; `value` (a real server's SHOW VARIABLES value) stands in
+    for the default where the page gives none."""
+    dtype = (d.get("data type", "variable type", "type") or "").replace("`", "").lower()
+    allowed = d.get("allowed value", "valid value", "values", "possible value")
+    default = doc_default(d.get("default"))
+    if default is None and value is not None:
+        default = norm_default(value)
+    r = Rec(name)
+    if "bool" in dtype:
+        r.kind = "bool"
+    elif any(w in dtype for w in ("numeric", "integer", "int", "ulong", "long", "number", "unsigned")):
+        r.kind = "size" if is_size_name(name) else "int"
+    elif any(w in dtype for w in ("double", "float", "decimal")):
+        r.kind = "float"
+    elif "enum" in dtype or (allowed and "string" in dtype and "," in allowed):
+        vals = [x.strip().strip("`").strip() for x in re.split(r",|\bor\b", (allowed or "").replace("`", ""))]
+        vals = [x for x in vals if re.fullmatch(r"[A-Za-z0-9_.-]+", x)]
+        r.kind, r.values = ("enum", vals) if vals else ("string", [])
+    elif "set" in dtype:
+        r.kind = "string"
+    elif dtype:
+        r.kind = "path" if name in PATH_NAMES or "path" in dtype or "file name" in dtype else "string"
+    else:
+        r.kind = guess_kind_from_value(name, default or "") if default else "string"
+    if r.kind in ("int", "size"):
+        for key, attr in (("minimum", "min"), ("maximum", "max")):
+            raw = d.get(key)
+            if raw:
+                m = re.fullmatch(r"`?(-?\d+)`?(\s*\(.*\))?", raw.strip())
+                if m:
+                    setattr(r, attr, m.group(1))
+        rng = d.get("range")
+        if rng:
+            m = re.fullmatch(r"`?(-?\d+)`?\s*(?:-|to|\.\.)\s*`?(\d+)`?", rng.strip())
+            if m:
+                r.min, r.max = m.group(1), m.group(2)
+    if r.kind == "bool" and default not in (None, "ON", "OFF"):
+        default = {"1": "ON", "0": "OFF"}.get(default or "", None)
+    r.default = default
+    r.dynamic = bool(doc_bool(d.get("dynamic")))
+    r.sysvar = True
+    cmd, cfg = d.get("command-line", "command line", "uses the command line"), d.get("config file", "uses the configuration file", "option file")
+    if doc_bool(cmd) is False and doc_bool(cfg) is not True:
+        r.note = "not settable in an option file (no command-line form)"
+    return r
+
+
+def rec_from_index(name: str, row: dict[str, str]) -> Rec:
+    r = Rec(name, kind="string", sysvar=True, dynamic=bool(doc_bool(row.get("dynamic"))))
+    if doc_bool(row.get("cmd-line")) is False and doc_bool(row.get("option file")) is False:
+        r.note = "not settable in an option file (no command-line form)"
+    return r
+
+
+def add_plugin_vars(recs: dict[str, Rec], plugin: str, names: dict[str, str], docs: dict[str, DocVar],
+                    index: dict[str, dict[str, str]] | None = None, skip_defaults: set[str] = frozenset()) -> int:
+    """Add the variables of one plugin: `names` are the names a real server listed (name -> value shown),
+    `docs` the manual's entries (name -> DocVar, only those of this plugin's prefix are passed).
+    Names the server already has built in are left alone."""
+    added = 0
+    for name in sorted(set(names) | set(docs)):
+        if name in recs and not recs[name].plugin and recs[name].status != "removed":
+            continue
+        value = None if name in skip_defaults else names.get(name)
+        if name in docs:
+            r = rec_from_doc(name, docs[name], value)
+        elif index and name in index:
+            r = rec_from_index(name, index[name])
+            r.kind = guess_kind_from_value(name, value) if value else "string"
+            r.default = norm_default(value) if value is not None else None
+        else:
+            r = Rec(name, kind=guess_kind_from_value(name, value) if value else "string",
+                    default=norm_default(value) if value is not None else None, sysvar=True)
+        if r.kind == "path":
+            r.default = None
+        r.plugin = plugin
+        recs[name] = r
+        added += 1
+    return added
+
+
+def merge_doc_facts(recs: dict[str, Rec], docs: dict[str, DocVar], add_missing: bool) -> list[str]:
+    """Percona feature pages on top of a catalog: names the pages describe and the catalog lacks are
+    added (when `add_missing`); for names it has, the page's dynamic flag and, where the help gave none,
+    its default and type are taken."""
+    added = []
+    for name, d in docs.items():
+        r = recs.get(name)
+        if r is None:
+            if not add_missing:
+                continue
+            recs[name] = rec_from_doc(name, d)
+            added.append(name)
+            continue
+        if r.status == "removed":
+            continue
+        dr = rec_from_doc(name, d)
+        if d.get("dynamic") is not None:
+            r.dynamic = dr.dynamic
+        r.sysvar = True if r.name not in OPTION_ONLY_COMMON else r.sysvar
+        if r.default is None and dr.default is not None and r.kind != "path":
+            r.default = dr.default
+        if dr.kind == "enum" and r.kind == "string":
+            r.kind, r.values = "enum", dr.values
+        if dr.min and not r.min and r.kind in ("int", "size"):
+            r.min = dr.min
+        if dr.max and not r.max and r.kind in ("int", "size"):
+            r.max = dr.max
+    return added
+
+
+def group_replication_vars(path: Path) -> dict[str, str]:
+    """MySQL 8.0.41's gr_variables_default_values.result: every group_replication_* name it sets,
+    with the default its `Test Unit#2` asserts (`""(EMPTY)` = empty, NULL = no default)."""
+    text = path.read_text(errors="replace")
+    names = {canon(n): "" for n in re.findall(r"@@GLOBAL\.(group_replication_[a-z_]+)", text)}
+    out: dict[str, str | None] = dict.fromkeys(names)
+    for n, v in re.findall(r"\[Default (group_replication_[a-z_]+) is (.*?)\]", text):
+        v = v.strip()
+        if v == '""(EMPTY)':
+            v = ""
+        elif v == "NULL":
+            v = None
+        else:
+            v = v.strip('"')
+            v = {"OFF/0": "OFF", "ON/1": "ON"}.get(v, v)
+        out[canon(n)] = v
+    return out  # type: ignore[return-value]
+
+
+def add_simple_plugin_vars(recs: dict[str, Rec], plugin: str, names: dict[str, str | None], note: str = "") -> None:
+    for name, value in names.items():
+        if name in recs and not recs[name].plugin and recs[name].status != "removed":
+            continue
+        kind = guess_kind_from_value(name, value) if value else "string"
+        r = Rec(name, kind=kind, default=None if value is None or kind == "path" else norm_default(value),
+                sysvar=True, plugin=plugin, note=note)
+        if name in MYSQL_DYNAMIC or name in (MYSQL_ENUMS.keys()):
+            r.dynamic = True
+        recs[name] = r
+
+
+# Semisynchronous replication (MySQL / Percona: plugins, never built in). Names: the 5.5.21
+# SHOW VARIABLES sample of percona-toolkit (rpl_semi_sync_master_* / _slave_*, plugins semisync_master
+# and semisync_slave); from 8.0.26 the same variables also come as rpl_semi_sync_source_* /
+# rpl_semi_sync_replica_* from the semisync_source / semisync_replica plugins (MySQL 8.0 manual,
+# "Semisynchronous Replication": https://dev.mysql.com/doc/refman/8.0/en/replication-semisync.html).
+SEMISYNC_SAMPLE = "mysql-5.5.21__percona_percona-toolkit__t__pt-mysql-summary__samples__mysql-variables-with-semisync.txt"
+SEMISYNC_RENAMES = [("rpl_semi_sync_master_", "rpl_semi_sync_source_", "semisync_source"),
+                    ("rpl_semi_sync_slave_", "rpl_semi_sync_replica_", "semisync_replica")]
+
+
+def semisync_vars(dumps: Path) -> dict[str, str]:
+    out = {}
+    for line in (dumps / SEMISYNC_SAMPLE).read_text(errors="replace").splitlines():
+        parts = [p.strip() for p in re.split(r"\t|\|", line) if p.strip()]
+        if parts and parts[0].startswith("rpl_semi_sync_"):
+            out[canon(parts[0])] = parts[1] if len(parts) > 1 else ""
+    return out
+
+
+# Semisync names the 5.5.21 sample lacks (it lists the master side only), from the same manual page.
+SEMISYNC_MANUAL = ["rpl_semi_sync_slave_enabled", "rpl_semi_sync_slave_trace_level",
+                   "rpl_semi_sync_master_wait_for_slave_count", "rpl_semi_sync_master_wait_point"]
+
+
+def add_semisync(recs: dict[str, Rec], names: dict[str, str], with_renames: bool) -> None:
+    for name in list(names) + SEMISYNC_MANUAL:
+        plugin = "semisync_master" if name.startswith("rpl_semi_sync_master_") else "semisync_slave"
+        # The sample server had semisync enabled: its values are not defaults.
+        add_simple_plugin_vars(recs, plugin, {name: None})
+        recs[name].kind = "bool" if name.endswith("_enabled") or name.endswith("wait_no_slave") else (
+            "int" if name.endswith(("_timeout", "_trace_level", "_count")) else recs[name].kind)
+        if name.endswith("wait_point"):
+            recs[name].kind, recs[name].values = "enum", ["AFTER_SYNC", "AFTER_COMMIT"]
+        recs[name].dynamic = True
+        if with_renames:
+            for old, new, plug in SEMISYNC_RENAMES:
+                if name.startswith(old):
+                    nn = new + name[len(old):]
+                    nn = nn.replace("slave", "replica")
+                    if nn not in recs:
+                        recs[nn] = replace(recs[name], name=nn, plugin=plug)
+
+
+VALIDATE_PASSWORD_RESULT = "mysql-8.0.41__enhancedformysql_mysql-8.0.41__mysql-test__r__validate_password_component.result"
+
+
+def validate_password_vars(plugins_dir: Path) -> dict[str, str]:
+    """validate_password.* names of the component (MySQL 8.0.41 test result). The first SHOW VARIABLES
+    block follows a restart with non-default settings ("Case 1: Less than default value": length 12,
+    mixed_case_count 5), so its values are kept as names and kinds only, not as defaults."""
+    return parse_show_block(plugins_dir / VALIDATE_PASSWORD_RESULT, "show variables like 'validate_password%'")
+
+
+def add_validate_password(recs: dict[str, Rec], names: dict[str, str], plugin_form: bool) -> None:
+    for name, value in names.items():
+        kind = "path" if name.endswith("dictionary_file") else (
+            "enum" if name.endswith(".policy") else guess_kind_from_value(name, value) if value else "string")
+        forms = [(name, "component_validate_password", "component (INSTALL COMPONENT 'file://component_validate_password')")]
+        if plugin_form:
+            forms.append((name.replace(".", "_"), "validate_password",
+                          "deprecated validate_password plugin form; the component uses " + name))
+        for n, plug, note in forms:
+            if n in recs and not recs[n].plugin:
+                continue
+            recs[n] = Rec(n, kind=kind, values=["LOW", "MEDIUM", "STRONG", "0", "1", "2"] if kind == "enum" else [],
+                          default=None, dynamic=True, sysvar=True,
+                          plugin=plug, note=note)
+
+
+def apply_plugin_prefixes(recs: dict[str, Rec], flavor: str, series: str) -> None:
+    """Plugin names of variables a server listed while the plugin was loaded (SHOW VARIABLES captures)."""
+    if flavor in ("mysql", "percona") and vtuple(series) < (8, 0):
+        for r in recs.values():
+            if r.name.startswith("mysqlx_") or r.name == "mysqlx":
+                r.plugin = "mysqlx"  # a plugin in 5.7, built in from 8.0
+
+
+# --------------------------------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------------------------------
 
@@ -1066,20 +1448,22 @@ MACHINE_DEPENDENT = {
 }
 
 
-def write(out: Path, target: str, recs: dict[str, Rec], header: list[str]) -> None:
+def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], release: str, why: str) -> None:
     for r in recs.values():
         if r.kind == "path" or r.name in MACHINE_DEPENDENT:
             r.default = None
     lines = [f"# mytune variable catalog: {target}"]
+    lines.append(f"# release: {release} ({why})")
     lines += [f"# {h}" for h in header]
-    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note")
+    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note plugin")
     lines.append("# generated by scripts/gen-catalog.py; do not edit by hand")
     for name in sorted(recs):
         lines.append(recs[name].line())
     (out / f"{target}.tsv").write_text("\n".join(lines) + "\n")
     n_rem = sum(1 for r in recs.values() if r.status == "removed")
     n_dep = sum(1 for r in recs.values() if r.status == "deprecated")
-    print(f"{target}: {len(recs)} entries ({n_dep} deprecated, {n_rem} removed)")
+    n_plug = sum(1 for r in recs.values() if r.plugin)
+    print(f"{target}: {len(recs)} entries ({n_dep} deprecated, {n_rem} removed, {n_plug} from plugins), release {release}")
 
 
 def capture_live(tmp: Path) -> tuple[Path, Path]:
@@ -1143,7 +1527,8 @@ def main() -> int:
         "source: information_schema.SYSTEM_VARIABLES of MariaDB 10.6.12 (mysqltuner examples, major/MySQLTuner-perl)",
         "derived: option-only names (not system variables) from the MariaDB 10.11.19 --verbose --help output;",
         "  removed entries: names of the 10.5.19 dump absent from 10.6.12, plus the curated table (manual URLs in the script)",
-    ])
+        "plugin column empty throughout: the captured server's variables are all built in (wsrep_* and semisync too)",
+    ], "10.6.12", "the captured server")
 
     m1011 = build_mariadb_from_sysvars(m1011_sv, m1011_help)
     option_only_fixups(m1011)
@@ -1153,7 +1538,9 @@ def main() -> int:
         f"source: information_schema.SYSTEM_VARIABLES and `mariadbd --verbose --help` from {m1011_origin} MariaDB 10.11.19",
         "  (Debian 12 package, default settings, the server installed here); complete, InnoDB included",
         "removed entries: names of the 10.6 catalog absent from 10.11.19, plus the curated table (manual URLs in the script)",
-    ])
+        "plugin column empty throughout: a default server loads no plugin, and wsrep_* and rpl_semi_sync_* are",
+        "  server variables in MariaDB (server_audit and other plugin variables are not in the capture)",
+    ], "10.11.19", "the captured server")
 
     # 11.4: 10.11.19 + the 11.0/11.1 server sysvars (non-InnoDB) + the 12.x InnoDB sysvars + documented changes.
     m11_sv = parse_result_sysvars(sv_dir / "mariadb-11.0-or-11.1__MariaDB_server__sysvars_server_notembedded.result")
@@ -1200,13 +1587,31 @@ def main() -> int:
         "  11.0/11.1 sysvars_server_notembedded.result (MariaDB/server 0046cbec0399) for non-InnoDB variables",
         "  (newer metadata for shared names; new names added without defaults) and the curated removals",
         "  of 11.0/11.1 (manual URLs in the script); 11.2-11.4 additions are not covered",
-    ])
+    ], "11.4.0", "patch level unknown: the data describes 11.0/11.1 changes only")
 
     # ---- MySQL --------------------------------------------------------------------------------------
     d57 = load_dump_vars(dumps / "mysql-5.7.41__major_MySQLTuner-perl__examples__github__result__mysql__5.7__result.json")
     d80 = load_dump_vars(dumps / "mysql-8.0.32__major_MySQLTuner-perl__examples__github__result__mysql__8__result.json")
     my57 = build_mysql("5.7", help_dir / "mysql-5.7.18_mysqld--help-notwin.result", d57, {}, m1011_sv, option_only)
     option_only_fixups(my57)
+
+    def add_innodb_curated(recs: dict[str, Rec], series: str) -> None:
+        for name, kind, d80, d84, dyn, _src in MYSQL_INNODB_CURATED:
+            if name not in recs:
+                recs[name] = Rec(name, kind=kind, default=d84 if vtuple(series) >= (8, 4) else d80, dynamic=dyn,
+                                 note="only on builds with NUMA support")
+
+    add_innodb_curated(my57, "5.7")
+    plugins_dir = shared / "catalog" / "mysql-plugins"
+    semisync = semisync_vars(dumps)
+    vp_names = validate_password_vars(plugins_dir)
+    gr_names = group_replication_vars(plugins_dir / "mysql-8.0.41__enhancedformysql_mysql-8.0.41__mysql-test__suite__group_replication__r__gr_variables_default_values.result")
+    add_semisync(my57, semisync, with_renames=False)
+    for n in vp_names:
+        if n != "validate_password.changed_characters_percentage":  # added in 8.0.34 (component only)
+            add_validate_password(my57, {n: vp_names[n]}, plugin_form=True)
+            my57.pop(n, None)  # 5.7 has the plugin only
+    apply_plugin_prefixes(my57, "mysql", "5.7")
     warnings += apply_changes(my57, "mysql", "5.7", [])
     write(out, "mysql-5.7", my57, [
         "source: mysqld --verbose --help of MySQL 5.7.18 (mysql-test mysqld--help-notwin.result, lalor/mysql-5.7.18)",
@@ -1214,11 +1619,18 @@ def main() -> int:
         "  performance_schema names/defaults the help file leaves out",
         "curated: enum values, ranges of common variables, dynamic flags (MariaDB 10.11 READ_ONLY for shared",
         "  names, else the script's MySQL tables), deprecations/removals (manual URLs in the script)",
-    ])
+        "plugins: semisync_master/semisync_slave (rpl_semi_sync_*: names of the percona-toolkit 5.5.21 semisync",
+        "  sample + the MySQL manual's semisync page), validate_password (validate_password_* plugin names, from",
+        "  the 8.0.41 component result's names), no defaults for either",
+    ], "5.7.41", "the SHOW VARIABLES capture")
 
     my80 = build_mysql("8.0", help_dir / "mysql-8.0.41_mysqld--help-notwin.result", d80, {}, m1011_sv, option_only)
     option_only_fixups(my80)
     carry_removed(my80, my57, lambda n: n.startswith(("innodb", "performance_schema")) or n in my57 and n not in d57 or n in d57)
+    add_innodb_curated(my80, "8.0")
+    add_semisync(my80, semisync, with_renames=True)
+    add_validate_password(my80, vp_names, plugin_form=True)
+    add_simple_plugin_vars(my80, "group_replication", gr_names)
     warnings += apply_changes(my80, "mysql", "8.0", [my57])
     write(out, "mysql-8.0", my80, [
         "source: mysqld --verbose --help of MySQL 8.0.41 (mysql-test result, enhancedformysql/mysql-8.0.41)",
@@ -1226,7 +1638,13 @@ def main() -> int:
         "  performance_schema names/defaults the help file leaves out",
         "removed entries: names of the 5.7 catalog absent here (since unknown unless curated) + curated table",
         "curated: enum values, ranges of common variables, dynamic flags, deprecations/removals (URLs in the script)",
-    ])
+        "plugins: group_replication (names and defaults of mysql-test gr_variables_default_values.result of 8.0.41),",
+        "  component_validate_password (validate_password.* names of validate_password_component.result of 8.0.41;",
+        "  no defaults: its first SHOW VARIABLES block follows a restart with non-default values) and the",
+        "  deprecated validate_password plugin (validate_password_* names), semisync_master/semisync_slave and",
+        "  8.0.26's semisync_source/semisync_replica (rpl_semi_sync_*: percona-toolkit 5.5.21 sample names + the",
+        "  manual's semisync page); mysqlx_* are built in (empty plugin column)",
+    ], "8.0.41", "the help file's release")
 
     h80 = parse_help(help_dir / "mysql-8.0.41_mysqld--help-notwin.result")
     help84 = help_dir / "mysql-8.4.x-planetscale-fork__planetscale_mysql-server__mysqld--help-notwin.result"
@@ -1245,6 +1663,20 @@ def main() -> int:
             my84[n].default = v
     option_only_fixups(my84)
     carry_removed(my84, my80, lambda n: (n in h80 and n not in h84) or my80[n].status == "removed")
+    add_innodb_curated(my84, "8.4")
+    semisync84 = {n: v for n, v in semisync.items()}
+    add_semisync(my84, semisync84, with_renames=True)
+    for n in [n for n, r in my84.items() if r.plugin in ("semisync_master", "semisync_slave")]:
+        del my84[n]  # 8.4 keeps the source/replica plugins only (MySQL 8.4 manual, semisync page)
+    add_validate_password(my84, vp_names, plugin_form=False)
+    add_simple_plugin_vars(my84, "group_replication", gr_names, note="derived from MySQL 8.0.41")
+    if "mysql_native_password" in my84:
+        r = my84["mysql_native_password"]
+    else:
+        r = my84["mysql_native_password"] = Rec("mysql_native_password")
+    r.kind, r.values, r.default, r.sysvar, r.dynamic = "enum", ["ON", "OFF", "FORCE", "FORCE_PLUS_PERMANENT"], "OFF", False, False
+    r.note = ("plugin-load option of the built-in, disabled-by-default mysql_native_password plugin; added in 8.4.0 "
+              "(mysql-plugins/mysql-8.4_mysql_native_password__notes.txt)")
     warnings += apply_changes(my84, "mysql", "8.4", [my80, my57], derived=True)
     write(out, "mysql-8.4", my84, [
         "source: mysqld --verbose --help of a MySQL 8.4 LTS fork (planetscale/mysql-server 1142107e7463; no",
@@ -1252,25 +1684,126 @@ def main() -> int:
         "DERIVED: system-variable flag, InnoDB and performance_schema names from MySQL 8.0.32 SHOW VARIABLES,",
         "  minus the curated 8.1-8.4 removals, plus curated 8.4 default changes (manual URLs in the script);",
         "  names of the 8.0 catalog absent here are marked removed (since unknown unless curated)",
-    ])
+        "plugins: as mysql-8.0 (group_replication names derived from 8.0.41), semisync_source/semisync_replica only,",
+        "  component_validate_password only; mysql_native_password: the 8.4 plugin-load option (MySQL 8.4 manual,",
+        "  Native Pluggable Authentication), built in and OFF by default",
+    ], "8.4.0", "patch level of the help file unknown: the LTS's first release")
 
-    # ---- Percona ------------------------------------------------------------------------------------
-    p80 = {n: replace(r, values=list(r.values)) for n, r in my80.items()}
-    th = p80.get("thread_handling")
-    if th:
-        th.values = ["one-thread-per-connection", "no-threads", "pool-of-threads"]
-        th.note = "pool-of-threads: Percona Server's built-in thread pool"
-    for name, kind, lo, hi, values, default, dyn, note in PERCONA_80_ADDITIONS:
-        p80[name] = Rec(name, kind=kind, min="" if lo is None else str(lo), max="" if hi is None else str(hi),
-                        values=list(values or []), default=default, dynamic=dyn, sysvar=True, note=note or "")
-    warnings += apply_changes(p80, "percona", "8.0", [my80])
+    # ---- Percona Server -----------------------------------------------------------------------------
+    pdir, pxdir = shared / "catalog" / "percona", shared / "catalog" / "pxc"
+    p80_help_path = pdir / "percona-server-8.0.27-18__session-replay-tools_percona-server-8.0.27-18__mysql-test__r__mysqld--help-notwin.result"
+    p80_rocksdb_path = pdir / "percona-server-8.0.27-18__session-replay-tools_percona-server-8.0.27-18__mysql-test__suite__rocksdb__r__rocksdb.result"
+    p80_audit_path = pdir / "percona-server-8.0.27-18__session-replay-tools_percona-server-8.0.27-18__plugin__audit_log__tests__mtr__audit_log_new.result"
+    p80_audit_opt = pdir / "percona-server-8.0.27-18__session-replay-tools_percona-server-8.0.27-18__plugin__audit_log__tests__mtr__audit_log_new-master.opt"
+    p80_index_path = pdir / "percona-server-8.0-docs__percona_psmysql-docs__docs__ps-variables.md"
+    p80_myrocks_doc = pdir / "percona-server-8.0-docs__percona_psmysql-docs__docs__variables.md"
+    p80_alf_doc = pdir / "percona-server-8.0-docs__percona_psmysql-docs__docs__audit-log-filter-variables.md"
+    p80_gr_doc = pdir / "percona-server-8.0-docs__percona_psmysql-docs__docs__group-replication-system-variables.md"
+    feature_pages = sorted(pdir.glob("percona-server-8.4-docs__*.md"))
+    feature_pages = [f for f in feature_pages if not re.search(
+        r"myrocks-server-variables|audit-log-filter-variables|group-replication-system-variables|percona-server-system-variables", f.name)]
+    feature_docs: dict[str, DocVar] = {}
+    for f in feature_pages:
+        feature_docs.update(parse_doc_vars(f))
+    audit_opt_names = {canon(m) for m in re.findall(r"--([a-z_-]+)=", p80_audit_opt.read_text())}
+
+    def build_percona(series: str, help_path: Path | None, base: dict[str, Rec], dump: dict[str, str] | None,
+                      index_path: Path, add_feature_names: bool) -> dict[str, Rec]:
+        recs = {n: replace(r, values=list(r.values)) for n, r in base.items()}
+        if help_path is not None:
+            hp = parse_help(help_path)
+            ph = build_mysql(series, help_path, dump, {}, m1011_sv, option_only)
+            for name, r in ph.items():
+                if name in recs and recs[name].status != "removed":
+                    continue
+                r.sysvar = hp[name].in_defaults and name not in option_only if name in hp else r.sysvar
+                recs[name] = r
+        th = recs.get("thread_handling")
+        if th:
+            th.values = ["one-thread-per-connection", "no-threads", "pool-of-threads"]
+            th.note = "pool-of-threads: Percona Server's built-in thread pool"
+        index = parse_index_table(index_path)
+        for name, row in index.items():
+            plugin = next((p for pre, p in PERCONA_PLUGIN_PREFIXES if name.startswith(pre)), "")
+            if name.startswith("rocksdb_"):
+                continue
+            r = recs.get(name)
+            if r is None or (r.status == "removed" and plugin):
+                r = rec_from_index(name, row)
+                r.plugin = plugin
+                recs[name] = r
+            elif r.status != "removed":
+                r.sysvar = True
+                r.dynamic = bool(doc_bool(row.get("dynamic")))
+        for name, kind, lo, hi, values, default, dyn, note in PERCONA_80_ADDITIONS:
+            if name in recs and recs[name].kind != "string" or name not in recs and vtuple(series) < (8, 0) and name.startswith("thread_pool_high_prio_mode"):
+                continue
+            old = recs.get(name)
+            recs[name] = Rec(name, kind=kind, min="" if lo is None else str(lo), max="" if hi is None else str(hi),
+                             values=list(values or []), default=default if default is not None or old is None else old.default,
+                             dynamic=dyn, sysvar=True, note=note or "")
+        merge_doc_facts(recs, feature_docs, add_missing=add_feature_names)
+        if "log_query_errors" in recs:  # error codes, comma-separated, or ALL
+            recs["log_query_errors"].kind = "string"
+        return recs
+
+    p80 = build_percona("8.0", p80_help_path, my80, d80, p80_index_path, add_feature_names=False)
+    rocks80 = parse_show_block(p80_rocksdb_path, "show variables where variable_name like 'rocksdb%'")
+    rocks_docs80 = {n: d for n, d in parse_doc_vars(p80_myrocks_doc).items() if n.startswith("rocksdb_")}
+    add_plugin_vars(p80, "rocksdb", rocks80, rocks_docs80)
+    audit80 = parse_show_block(p80_audit_path, "show variables like 'audit_log%'")
+    add_plugin_vars(p80, "audit_log", audit80, {}, parse_index_table(p80_index_path), skip_defaults=audit_opt_names)
+    alf80 = {n: d for n, d in parse_doc_vars(p80_alf_doc).items() if n.startswith("audit_log_filter")}
+    add_plugin_vars(p80, "audit_log_filter", {}, alf80)
+    add_plugin_vars(p80, "group_replication", {}, parse_doc_vars(p80_gr_doc))
+    warnings += apply_changes(p80, "percona", "8.0", [my80], derived=True)
     write(out, "percona-8.0", p80, [
-        "DERIVED (no raw list of Percona Server exists here): the mysql-8.0 catalog plus Percona Server 8.0",
-        "  additions from Percona's manual (thread pool, slow-log extensions, InnoDB extensions):",
-        f"  {PERCONA_TP}",
-        f"  {PERCONA_VARS}",
-        "  extra_port / extra_max_connections are removed since 8.0.14 (replaced by admin_port)",
-    ])
+        "source: mysqld --verbose --help of Percona Server 8.0.27-18 (mysql-test mysqld--help-notwin.result,",
+        "  session-replay-tools/percona-server-8.0.27-18 8387a53b9313): options, argument kinds, defaults",
+        "  + plugin rocksdb: SHOW VARIABLES LIKE 'rocksdb%' of the same tree's mysql-test/suite/rocksdb/r/rocksdb.result",
+        "    and Percona's MyRocks variable page (percona/psmysql-docs 8.0 docs/variables.md: types, defaults, dynamic)",
+        "  + plugin audit_log: SHOW VARIABLES LIKE 'audit_log%' of plugin/audit_log/tests/mtr/audit_log_new.result",
+        "    (values set by its -master.opt are not taken as defaults)",
+        "  + plugin audit_log_filter: docs/audit-log-filter-variables.md (8.0 docs)",
+        "  + Percona's variable index (8.0 docs/ps-variables.md: names, option-file use, dynamic) and the feature",
+        "    pages of the 8.4 docs (binlog-space, kill-idle-trx, slowlog-rotation, encrypt-temporary-files,",
+        "    jemalloc-profiling, threadpool, utility-user, user-stats, proxy-protocol-support, slow-extended,",
+        "    innodb-show-status, xtradb-performance-improvements, restrict-dynamic-log-locations) for defaults",
+        "    and dynamic flags of the names 8.0 has; plugin group_replication: Percona's GR page (8.0 docs)",
+        "LAYERED ON the mysql-8.0 catalog: InnoDB and performance_schema names, MySQL 8.0.28+ names, plugin",
+        "  names of group_replication / validate_password / semisync (see that file's header)",
+        "curated: thread pool table (threadpool docs); extra_port / extra_max_connections removed since 8.0.14",
+    ], "8.0.36", "the newest Percona Server 8.0 release its 8.0 docs name (8.0.36-28); the MySQL layer is 8.0.41's")
+
+    # Percona Server 5.7: its 5.7.22-22 help + MyRocks block + the 5.7 variable index, on mysql-5.7.
+    p57_dir = "percona-server-5.7.22-22-fork__gaopengcarl_percona-server-locks-detail-5.7.22__mysql-test__"
+    p57 = build_percona("5.7", pdir / f"{p57_dir}r__mysqld--help-notwin.result", my57, d57,
+                        pdir / "percona-server-5.7-docs__percona_psmysql-docs__docs__ps-variables.md",
+                        add_feature_names=False)
+    rocks57 = parse_show_block(pdir / f"{p57_dir}suite__rocksdb__r__rocksdb.result",
+                               "show variables where variable_name like 'rocksdb%'")
+    add_plugin_vars(p57, "rocksdb", rocks57, {})
+    warnings += apply_changes(p57, "percona", "5.7", [my57], derived=True)
+    write(out, "percona-5.7", p57, [
+        "source: mysqld --verbose --help of Percona Server 5.7.22-22 (mysql-test mysqld--help-notwin.result of",
+        "  gaopengcarl/percona-server-locks-detail-5.7.22 2f8823f2d654; the fork's *gaopeng* options are not in it)",
+        "  + plugin rocksdb: SHOW VARIABLES LIKE 'rocksdb%' of the same tree's mysql-test/suite/rocksdb/r/rocksdb.result",
+        "  + Percona's 5.7 variable index (percona/psmysql-docs 05ea43782bd7 docs/ps-variables.md: names, dynamic;",
+        "    audit_log_*, tokudb_*, query_response_time_*, keyring_vault_* as plugins)",
+        "  + the 8.4 feature pages for defaults and dynamic flags of names 5.7 has",
+        "LAYERED ON the mysql-5.7 catalog: InnoDB and performance_schema names (5.7.41), plugin names",
+    ], "5.7.31", "the newest Percona Server 5.7 release its 5.7 docs name (5.7.31-34); the MySQL layer is 5.7.41's")
+
+    # ---- Percona XtraDB Cluster ---------------------------------------------------------------------
+    x80_docs = parse_doc_vars(pxdir / "pxc-8.0-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
+    x80 = {n: replace(r, values=list(r.values)) for n, r in p80.items()}
+    added = merge_doc_facts(x80, x80_docs, add_missing=True)
+    warnings += apply_changes(x80, "percona", "8.0", [p80], derived=True)
+    write(out, "pxc-8.0", x80, [
+        "source: the percona-8.0 catalog (see its header) + PXC's wsrep variable index (percona/pxc-docs",
+        "  6c98e3377ceb docs/wsrep-system-index.md: names, command line, scope, dynamic, defaults);",
+        f"  {len(added)} names added, built into PXC's server (empty plugin column)",
+    ], "8.0.33", "the newest PXC 8.0 release its docs name (8.0.33-25)")
     for w in warnings:
         print("warning:", w, file=sys.stderr)
     return 0

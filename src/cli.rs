@@ -118,8 +118,9 @@ pub struct LintArgs {
     pub verbose: bool,
 }
 
+/// A bare series means its catalog's newest release ([`Target::resolved`]).
 fn parse_target(s: &str) -> Result<Target, String> {
-    s.parse()
+    s.parse::<Target>().map(Target::resolved)
 }
 
 fn parse_severity(s: &str) -> Result<Severity, String> {

@@ -18,6 +18,10 @@ pub enum Flavor {
     Mysql,
     Mariadb,
     Percona,
+    /// Percona XtraDB Cluster: Percona Server plus Galera (`wsrep_*`,
+    /// `pxc_*`). Everything that holds for Percona Server holds for it
+    /// ([`Flavor::base`]).
+    Pxc,
 }
 
 impl Flavor {
@@ -26,7 +30,23 @@ impl Flavor {
             Flavor::Mysql => "mysql",
             Flavor::Mariadb => "mariadb",
             Flavor::Percona => "percona",
+            Flavor::Pxc => "pxc",
         }
+    }
+
+    /// The product line whose rules and version numbers this flavor follows:
+    /// PXC is Percona Server with Galera, so rules written for `percona`
+    /// apply to it. Every other flavor is its own base.
+    pub fn base(self) -> Flavor {
+        match self {
+            Flavor::Pxc => Flavor::Percona,
+            other => other,
+        }
+    }
+
+    /// Percona Server or Percona XtraDB Cluster.
+    pub fn is_percona_family(self) -> bool {
+        self.base() == Flavor::Percona
     }
 
     /// Guess the flavor from `SELECT VERSION()` and `@@version_comment`.
@@ -35,6 +55,8 @@ impl Flavor {
         let c = version_comment.to_ascii_lowercase();
         if v.contains("mariadb") || c.contains("mariadb") {
             Flavor::Mariadb
+        } else if c.contains("xtradb cluster") || v.contains("xtradb cluster") {
+            Flavor::Pxc
         } else if v.contains("percona") || c.contains("percona") {
             Flavor::Percona
         } else {
@@ -56,8 +78,9 @@ impl FromStr for Flavor {
             "mysql" => Ok(Flavor::Mysql),
             "mariadb" => Ok(Flavor::Mariadb),
             "percona" | "percona-server" | "ps" => Ok(Flavor::Percona),
+            "pxc" | "percona-xtradb-cluster" => Ok(Flavor::Pxc),
             other => Err(format!(
-                "unknown server flavor '{other}' (expected mysql, mariadb or percona)"
+                "unknown server flavor '{other}' (expected mysql, mariadb, percona or pxc)"
             )),
         }
     }
@@ -157,6 +180,27 @@ impl Target {
     pub fn is_mariadb(&self) -> bool {
         self.flavor == Flavor::Mariadb
     }
+
+    /// Is this target written as a bare series (`mysql-8.0`, patch level 0)?
+    pub fn is_series_only(&self) -> bool {
+        self.version.patch == 0
+    }
+
+    /// What the target means everywhere (rules' version ranges,
+    /// deprecations, removals, reports): a bare series (`mysql-8.0`) is the
+    /// newest release of that series its catalog knows (`mysql-8.0.41`,
+    /// [`crate::catalog::Catalog::release`]); an explicit patch level
+    /// (`mysql-8.0.25`) and a series without a catalog of its own
+    /// (`mysql-9.1`) stay as given.
+    pub fn resolved(self) -> Target {
+        if !self.is_series_only() {
+            return self;
+        }
+        match crate::catalog::Catalog::for_target(&self) {
+            Ok(c) if c.target() == self => c.release(),
+            _ => self,
+        }
+    }
 }
 
 impl fmt::Display for Target {
@@ -175,9 +219,16 @@ impl fmt::Display for Target {
 
 impl FromStr for Target {
     type Err = String;
-    /// Parse `mysql-8.0`, `mariadb-10.11.19`, `percona-8.0`.
+    /// Parse `mysql-8.0`, `mariadb-10.11.19`, `percona-8.0`, `pxc-8.0`,
+    /// `percona-xtradb-cluster-8.0` (the version starts at the first `-`
+    /// followed by a digit). A bare series keeps patch 0: see
+    /// [`Target::resolved`].
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (flavor, version) = s.split_once('-').ok_or_else(|| {
+        let split = s
+            .char_indices()
+            .find(|&(i, c)| c == '-' && s[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
+            .map(|(i, _)| (&s[..i], &s[i + 1..]));
+        let (flavor, version) = split.ok_or_else(|| {
             format!(
                 "'{s}' is not a target (expected FLAVOR-VERSION, e.g. mysql-8.0 or mariadb-10.11)"
             )
@@ -236,6 +287,34 @@ mod tests {
         assert_eq!(t.to_string(), "mariadb-10.11");
         assert!("mysql".parse::<Target>().is_err());
         assert!("oracle-8.0".parse::<Target>().is_err());
+        let pxc: Target = "percona-xtradb-cluster-8.0".parse().unwrap();
+        assert_eq!(pxc, "pxc-8.0".parse().unwrap());
+        assert_eq!(pxc.to_string(), "pxc-8.0");
+    }
+
+    #[test]
+    fn bare_series_resolve_to_the_catalogs_release() {
+        let r = |s: &str| s.parse::<Target>().unwrap().resolved().to_string();
+        assert_eq!(r("mysql-8.0"), "mysql-8.0.41");
+        assert_eq!(r("mariadb-10.11"), "mariadb-10.11.19");
+        assert_eq!(r("mysql-8.0.25"), "mysql-8.0.25");
+        // No catalog of its own: stays as given (the nearest catalog stands in).
+        assert_eq!(r("mysql-9.1"), "mysql-9.1");
+    }
+
+    #[test]
+    fn pxc_is_percona_family() {
+        assert_eq!(Flavor::Pxc.base(), Flavor::Percona);
+        assert!(Flavor::Pxc.is_percona_family() && Flavor::Percona.is_percona_family());
+        assert!(!Flavor::Mysql.is_percona_family());
+        assert_eq!("pxc".parse::<Flavor>().unwrap(), Flavor::Pxc);
+        assert_eq!(
+            Flavor::detect(
+                "8.0.33-25.1",
+                "Percona XtraDB Cluster (GPL), Release rel25, Revision 0c56202, WSREP version 26.1.4.3"
+            ),
+            Flavor::Pxc
+        );
     }
 
     #[test]

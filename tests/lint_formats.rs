@@ -177,7 +177,7 @@ fn json_and_text_agree() {
     let n = json["findings"].as_array().unwrap().len();
     assert_eq!(text.lines().count(), n + 1, "{text}");
     assert!(text.ends_with(&format!(
-        "Found {n} problems ({} crit, {} warn, {} info) in 5 files for mysql-8.0.\n",
+        "Found {n} problems ({} crit, {} warn, {} info) in 5 files for mysql-8.0.41.\n",
         json["summary"]["crit"], json["summary"]["warn"], json["summary"]["info"]
     )));
 }

@@ -94,6 +94,9 @@ pub struct LineContext {
     /// Plugins the option files load (`plugin-load`, `plugin-load-add`,
     /// `early-plugin-load`), by plugin name.
     pub plugins: HashSet<String>,
+    /// The release the file is for (deprecations and removals as of it);
+    /// `None`: the newest release the catalog knows.
+    pub target: Option<Target>,
 }
 
 /// Plugins whose options failing to parse stops the start: the plugin is
@@ -109,7 +112,7 @@ impl Catalog {
     /// when the server applies it as written; several judgements when, say,
     /// a deprecated option also has a value out of range.
     pub fn judge_line(&self, e: &OptionEntry, ctx: &LineContext) -> Vec<Judgement<'_>> {
-        let t = self.target();
+        let t = ctx.target.unwrap_or_else(|| self.release());
         let written = written_name(e);
         let mut out = Vec::new();
         let (info, prefix) = match self.resolve_option(&written) {
@@ -117,7 +120,7 @@ impl Catalog {
             None => match self.resolve_prefix(e) {
                 Ok(Some((info, silent))) => (info, Some(silent)),
                 Ok(None) => {
-                    out.push(self.unknown(e, ctx));
+                    out.push(self.unknown(e, t));
                     return out;
                 }
                 Err(candidates) => {
@@ -303,8 +306,7 @@ impl Catalog {
         info.status_at(t.version)
     }
 
-    fn unknown(&self, e: &OptionEntry, ctx: &LineContext) -> Judgement<'_> {
-        let _ = ctx;
+    fn unknown(&self, e: &OptionEntry, t: Target) -> Judgement<'_> {
         let suggestion = self.suggest_cached(&e.name);
         let hint = suggestion
             .as_deref()
@@ -317,7 +319,7 @@ impl Catalog {
                     "{} is not a {} option: the server accepts it, warns (\"{msg}\") and ignores it; \
                      remove it",
                     e.raw_name,
-                    self.target().flavor
+                    flavor_name(t.flavor)
                 ),
                 reason: Reason::Removed {
                     since: None,
@@ -340,7 +342,7 @@ impl Catalog {
             message: format!(
                 "unknown option {} for {}{hint}; {what}",
                 e.raw_name,
-                self.target()
+                release_name(t)
             ),
             reason: Reason::Unknown { suggestion },
             var: None,
@@ -884,12 +886,18 @@ fn since_text(flavor: Flavor, since: Option<Version>) -> String {
     }
 }
 
+/// "MariaDB 10.11.19": one wording for a release in messages.
+pub fn release_name(t: Target) -> String {
+    format!("{} {}", flavor_name(t.flavor), t.version)
+}
+
 /// "MySQL", "MariaDB", "Percona Server": one wording for versions.
 pub fn flavor_name(flavor: Flavor) -> &'static str {
     match flavor {
         Flavor::Mysql => "MySQL",
         Flavor::Mariadb => "MariaDB",
         Flavor::Percona => "Percona Server",
+        Flavor::Pxc => "Percona XtraDB Cluster",
     }
 }
 

@@ -72,6 +72,8 @@ pub enum OptionPrefix {
 #[derive(Debug)]
 pub struct Catalog {
     target: Target,
+    /// The newest release of the series the data describes (`# release:`).
+    release: Version,
     header: String,
     vars: Vec<VarInfo>,
     index: HashMap<String, usize>,
@@ -85,7 +87,9 @@ struct Series {
     data: &'static str,
 }
 
-const SERIES: [Series; 7] = [
+const SERIES_COUNT: usize = 9;
+
+const SERIES: [Series; SERIES_COUNT] = [
     Series {
         flavor: Flavor::Mysql,
         major: 5,
@@ -130,27 +134,58 @@ const SERIES: [Series; 7] = [
     },
     Series {
         flavor: Flavor::Percona,
+        major: 5,
+        minor: 7,
+        file: "percona-5.7.tsv",
+        data: include_str!("../../data/catalog/percona-5.7.tsv"),
+    },
+    Series {
+        flavor: Flavor::Percona,
         major: 8,
         minor: 0,
         file: "percona-8.0.tsv",
         data: include_str!("../../data/catalog/percona-8.0.tsv"),
     },
+    Series {
+        flavor: Flavor::Pxc,
+        major: 8,
+        minor: 0,
+        file: "pxc-8.0.tsv",
+        data: include_str!("../../data/catalog/pxc-8.0.tsv"),
+    },
 ];
 
-static LOADED: [OnceLock<Result<Catalog, CatalogError>>; 7] = [
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-];
+static LOADED: [OnceLock<Result<Catalog, CatalogError>>; SERIES_COUNT] =
+    [const { OnceLock::new() }; SERIES_COUNT];
 
 impl Series {
     fn target(&self) -> Target {
         Target::new(self.flavor, Version::new(self.major, self.minor, 0))
     }
+}
+
+/// The plugin names a `plugin-load` / `plugin-load-add` / `early-plugin-load`
+/// value loads, in the form [`Catalog::plugin_of`] uses: each `;`-separated
+/// item is `[name=]library`; the library's file name without directory,
+/// `.so`/`.dll` and a leading `ha_` is the plugin (`ha_rocksdb.so` →
+/// `rocksdb`, `rpl_semi_sync_master=semisync_master.so` → `semisync_master`).
+pub fn plugins_in_load_value(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in value.split(';') {
+        let item = item.trim().trim_matches(|c| c == '"' || c == '\'');
+        let lib = item.rsplit_once('=').map_or(item, |(_, lib)| lib).trim();
+        let file = lib.rsplit(['/', '\\']).next().unwrap_or(lib);
+        let stem = file
+            .strip_suffix(".so")
+            .or_else(|| file.strip_suffix(".dll"))
+            .unwrap_or(file);
+        let stem = stem.strip_prefix("ha_").unwrap_or(stem);
+        let name = canonical_name(stem);
+        if !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// Canonical form of a variable name: lowercase, dashes as underscores.
@@ -173,7 +208,8 @@ impl Catalog {
         let oldest = match t.flavor {
             Flavor::Mysql => key(5, 6),
             Flavor::Mariadb => key(10, 5),
-            Flavor::Percona => key(8, 0),
+            Flavor::Percona => key(5, 6),
+            Flavor::Pxc => key(8, 0),
         };
         if want < oldest {
             return Err(unsupported());
@@ -213,8 +249,21 @@ impl Catalog {
             .enumerate()
             .map(|(i, v)| (v.name.clone(), i))
             .collect();
+        let release = parse::release_of(&header).map_err(|msg| CatalogError::BadData {
+            file: s.file.to_string(),
+            line: 0,
+            msg,
+        })?;
+        if release.series() != (s.major, s.minor) {
+            return Err(CatalogError::BadData {
+                file: s.file.to_string(),
+                line: 0,
+                msg: format!("release {release} is not of series {}.{}", s.major, s.minor),
+            });
+        }
         Ok(Catalog {
             target: s.target(),
+            release,
             header,
             vars,
             index,
@@ -225,6 +274,21 @@ impl Catalog {
     /// from the target asked for when that series is not supported.
     pub fn target(&self) -> Target {
         self.target
+    }
+
+    /// The newest release of this catalog's series that its data describes
+    /// (e.g. `mysql-8.0.41`): what a bare series target means.
+    pub fn release(&self) -> Target {
+        Target::new(self.target.flavor, self.release)
+    }
+
+    /// What must be loaded for `name` to exist, as a user names it in
+    /// `plugin-load`/`plugin-load-add`/`early-plugin-load` (`rocksdb`,
+    /// `audit_log`, `semisync_master`, …) or, for a component, its component
+    /// name (`component_validate_password`). `None` when the server has it
+    /// built in or the name is unknown.
+    pub fn plugin_of(&self, name: &str) -> Option<&str> {
+        self.get(name)?.plugin.as_deref()
     }
 
     /// The series that have a catalog.
@@ -313,7 +377,90 @@ mod tests {
             assert_eq!(c.target(), t);
             assert!(c.iter().count() > 500, "{t}: too few entries");
             assert!(!c.provenance().is_empty());
+            assert_eq!(c.release().version.series(), t.version.series(), "{t}");
+            assert!(c.release().version.patch > 0 || t.version.minor == 4, "{t}");
         }
+    }
+
+    #[test]
+    fn releases_of_bare_series() {
+        let rel = |s: &str| {
+            Catalog::for_target(&s.parse().unwrap())
+                .unwrap()
+                .release()
+                .to_string()
+        };
+        assert_eq!(rel("mysql-8.0"), "mysql-8.0.41");
+        assert_eq!(rel("mysql-5.7"), "mysql-5.7.41");
+        assert_eq!(rel("mariadb-10.11"), "mariadb-10.11.19");
+        assert_eq!(rel("mariadb-10.6"), "mariadb-10.6.12");
+        assert_eq!(rel("percona-8.0"), "percona-8.0.36");
+        assert_eq!(rel("pxc-8.0"), "pxc-8.0.33");
+        assert_eq!(rel("percona-5.7"), "percona-5.7.31");
+    }
+
+    #[test]
+    fn plugin_load_values_name_plugins() {
+        assert_eq!(plugins_in_load_value("ha_rocksdb.so"), ["rocksdb"]);
+        assert_eq!(
+            plugins_in_load_value("audit_log=audit_log.so"),
+            ["audit_log"]
+        );
+        assert_eq!(
+            plugins_in_load_value("semisync_master.so;semisync_slave.so"),
+            ["semisync_master", "semisync_slave"]
+        );
+        assert_eq!(
+            plugins_in_load_value(
+                "rpl_semi_sync_source=semisync_source.so; /usr/lib/mysql/plugin/ha_rocksdb.so"
+            ),
+            ["semisync_source", "rocksdb"]
+        );
+        assert_eq!(plugins_in_load_value("keyring_file.dll"), ["keyring_file"]);
+        assert!(plugins_in_load_value("").is_empty());
+    }
+
+    #[test]
+    fn plugin_column() {
+        let cat = |s: &str| Catalog::for_target(&s.parse().unwrap()).unwrap();
+        let p80 = cat("percona-8.0");
+        assert_eq!(p80.plugin_of("rocksdb_block_cache_size"), Some("rocksdb"));
+        assert_eq!(p80.plugin_of("rocksdb-block-cache-size"), Some("rocksdb"));
+        assert_eq!(p80.plugin_of("audit_log_policy"), Some("audit_log"));
+        assert_eq!(p80.plugin_of("kill_idle_transaction"), None);
+        assert_eq!(p80.plugin_of("innodb_buffer_pool_size"), None);
+        let m80 = cat("mysql-8.0");
+        assert_eq!(m80.plugin_of("mysqlx_port"), None);
+        assert_eq!(
+            m80.plugin_of("group_replication_group_name"),
+            Some("group_replication")
+        );
+        assert_eq!(m80.plugin_of("group_replication_consistency"), None);
+        assert_eq!(
+            m80.plugin_of("validate_password.length"),
+            Some("component_validate_password")
+        );
+        assert_eq!(
+            m80.plugin_of("validate_password_length"),
+            Some("validate_password")
+        );
+        assert_eq!(
+            m80.plugin_of("rpl_semi_sync_master_enabled"),
+            Some("semisync_master")
+        );
+        assert_eq!(
+            m80.plugin_of("rpl_semi_sync_source_enabled"),
+            Some("semisync_source")
+        );
+        assert_eq!(cat("mysql-5.7").plugin_of("mysqlx_port"), None); // not in the 5.7 data at all
+        let m1011 = cat("mariadb-10.11");
+        assert_eq!(m1011.plugin_of("wsrep_on"), None);
+        assert_eq!(m1011.plugin_of("rpl_semi_sync_master_enabled"), None);
+        assert!(m1011.get("rpl_semi_sync_master_enabled").is_some());
+        let pxc = cat("pxc-8.0");
+        assert!(pxc.get("wsrep_cluster_address").is_some());
+        assert_eq!(pxc.plugin_of("wsrep_provider_options"), None);
+        assert!(p80.get("wsrep_cluster_address").is_none());
     }
 
     #[test]
@@ -331,7 +478,9 @@ mod tests {
         assert_eq!(pick("mariadb-11.0"), "mariadb-11.4");
         assert_eq!(pick("mariadb-11.8"), "mariadb-11.4");
         assert_eq!(pick("percona-8.4"), "percona-8.0");
-        for old in ["mysql-5.5", "mariadb-10.2", "percona-5.7"] {
+        assert_eq!(pick("pxc-8.0.33"), "pxc-8.0");
+        assert_eq!(pick("percona-5.7.22"), "percona-5.7");
+        for old in ["mysql-5.5", "mariadb-10.2", "percona-5.5", "pxc-5.7"] {
             let e = Catalog::for_target(&old.parse().unwrap()).unwrap_err();
             assert!(e.to_string().contains("mysql-8.0"), "{e}");
         }

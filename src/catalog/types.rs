@@ -136,8 +136,14 @@ pub struct VarInfo {
     pub status: VarStatus,
     /// Flavor nuance worth telling a user (e.g. an Enterprise-only value).
     pub note: Option<String>,
-    /// The plugin or component that must be loaded for the option to exist;
-    /// `None`: built into the server.
+    /// `None`: built into the server binary. Otherwise what must be loaded
+    /// for the option to exist, named as a user writes it in `plugin-load`,
+    /// `plugin-load-add` or `early-plugin-load`: the library's file name
+    /// without directory, extension and `ha_` prefix (`ha_rocksdb.so` →
+    /// `rocksdb`, `semisync_master.so` → `semisync_master`, `audit_log`,
+    /// `group_replication`, `validate_password`), or a component's name
+    /// (`component_validate_password`, loaded with `INSTALL COMPONENT`).
+    /// See [`crate::catalog::plugins_in_load_value`].
     pub plugin: Option<String>,
 }
 

@@ -43,7 +43,7 @@ pub enum Apply {
 pub fn option_group(flavor: Flavor) -> &'static str {
     match flavor {
         Flavor::Mariadb => "mariadb",
-        Flavor::Mysql | Flavor::Percona => "mysqld",
+        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => "mysqld",
     }
 }
 

@@ -98,7 +98,11 @@ pub fn drift(input: &DriftInput) -> Vec<Finding> {
         let var_name = info.map_or(opt.name.as_str(), |v| v.name.as_str());
         let Some(running) = input.server.variables.get(var_name) else {
             let edited = (input.edited_after_start)(&opt.location.file);
-            out.push(unknown(opt, info.is_some(), input.catalog, edited));
+            let ctx = LineContext {
+                target: Some(input.server.target()),
+                ..LineContext::default()
+            };
+            out.push(unknown(opt, info.is_some(), input.catalog, &ctx, edited));
             continue;
         };
         let kind = info.map(|v| &v.kind);
@@ -119,6 +123,7 @@ fn unknown(
     opt: &ConfigOption,
     in_catalog: bool,
     catalog: Option<&Catalog>,
+    ctx: &LineContext,
     edited_after_start: Option<bool>,
 ) -> Finding {
     let entry = OptionEntry {
@@ -134,7 +139,7 @@ fn unknown(
         loose: opt.loose,
         location: opt.location.clone(),
     };
-    let judged = catalog.map(|c| c.judge_line(&entry, &LineContext::default()));
+    let judged = catalog.map(|c| c.judge_line(&entry, ctx));
     let refused = judged
         .as_ref()
         .and_then(|js| js.iter().find(|j| j.effect == Effect::Refuses));

@@ -292,10 +292,12 @@ pub fn data_size_sql(
             "SET STATEMENT max_statement_time = {:.3} FOR SELECT {body}",
             timeout.as_secs_f64()
         ),
-        Flavor::Mysql | Flavor::Percona if version >= Version::new(5, 7, 8) => format!(
-            "SELECT /*+ MAX_EXECUTION_TIME({}) */ {body}",
-            timeout.as_millis()
-        ),
+        Flavor::Mysql | Flavor::Percona | Flavor::Pxc if version >= Version::new(5, 7, 8) => {
+            format!(
+                "SELECT /*+ MAX_EXECUTION_TIME({}) */ {body}",
+                timeout.as_millis()
+            )
+        }
         // Older servers have no time box; the driver's read timeout applies.
         _ => format!("SELECT {body}"),
     }

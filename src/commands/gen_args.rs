@@ -125,7 +125,13 @@ impl GenArgs {
             (Some(t), None) => (*t, "--target"),
             (None, None) => match generate::host::installed_server() {
                 Some(t) => (t, "the server installed here"),
-                None => ("mysql-8.0".parse().expect("a valid target"), "default"),
+                None => (
+                    "mysql-8.0"
+                        .parse::<Target>()
+                        .expect("a valid target")
+                        .resolved(),
+                    "default",
+                ),
             },
         };
         if let (Some(t), Some(s)) = (&self.target, &facts.server)
@@ -198,8 +204,9 @@ fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
     Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
+/// A bare series means its catalog's newest release ([`Target::resolved`]).
 fn parse_target(s: &str) -> Result<Target, String> {
-    s.parse()
+    s.parse::<Target>().map(Target::resolved)
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {

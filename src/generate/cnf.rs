@@ -24,7 +24,7 @@ const COMMENT_WIDTH: usize = 96;
 pub fn group_for(target: &Target) -> &'static str {
     match target.flavor {
         Flavor::Mariadb => "mariadb",
-        Flavor::Mysql | Flavor::Percona => "mysqld",
+        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => "mysqld",
     }
 }
 

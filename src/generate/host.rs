@@ -54,7 +54,7 @@ pub const STOCK_SYSCTL: [(&str, &str); 14] = [
 pub fn stock_unit_nofile(target: &Target) -> u64 {
     match target.flavor {
         Flavor::Mariadb => 32768,
-        Flavor::Mysql | Flavor::Percona => 10000,
+        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => 10000,
     }
 }
 

@@ -40,7 +40,7 @@ impl LimitsOptions {
 pub fn default_unit(target: &Target) -> &'static str {
     match target.flavor {
         Flavor::Mariadb => "mariadb.service",
-        Flavor::Mysql | Flavor::Percona => "mysql.service",
+        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => "mysql.service",
     }
 }
 

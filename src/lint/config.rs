@@ -111,7 +111,7 @@ impl ProjectConfig {
         let target = raw
             .target
             .as_deref()
-            .map(str::parse::<Target>)
+            .map(|s| s.parse::<Target>().map(Target::resolved))
             .transpose()
             .map_err(|e| err(format!("target: {e}")))?;
 
@@ -333,7 +333,8 @@ mod tests {
             Path::new("/repo/mytune.toml"),
         )
         .unwrap();
-        assert_eq!(c.target.unwrap().to_string(), "mariadb-10.11");
+        // A bare series means the catalog's newest release of it.
+        assert_eq!(c.target.unwrap().to_string(), "mariadb-10.11.19");
         let h = c.host.as_ref().unwrap();
         assert_eq!(h.memory.effective_bytes, 64 << 30);
         assert_eq!(h.cpu.effective, 16);

@@ -24,8 +24,10 @@ pub use run::{LintOptions, LintOutcome, lint_files};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use crate::catalog::{Catalog, Effect, LineContext, Reason, edit_distance, written_name};
-use crate::cnf::{self, LoadedFiles, OptionEntry, canonical_name};
+use crate::catalog::{
+    Catalog, Effect, LineContext, Reason, edit_distance, plugins_in_load_value, written_name,
+};
+use crate::cnf::{self, LoadedFiles, OptionEntry};
 use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
@@ -86,6 +88,7 @@ const CLIENT_GROUPS: &[&str] = &["client", "mysql", "client-mariadb", "mariadb-c
 
 /// Lint one option file (and what it includes) for `target`.
 pub fn lint_file(path: &Path, target: &Target) -> Result<Vec<Finding>, LintError> {
+    let target = &target.resolved();
     let catalog = Catalog::for_target(target).map_err(|e| LintError::Target(e.to_string()))?;
     let loaded = cnf::load(path).map_err(|e| LintError::Read(e.to_string()))?;
     let effective = loaded.effective(&cnf::server_groups(target));
@@ -127,7 +130,8 @@ pub fn lint_loaded(
     }
 
     let server_groups = cnf::server_groups(target);
-    let ctx = loaded_plugins(loaded, &server_groups);
+    let mut ctx = loaded_plugins(loaded, &server_groups);
+    ctx.target = Some(target.resolved());
     let mut unread_groups: BTreeMap<String, (SourceLocation, usize)> = BTreeMap::new();
 
     for e in &loaded.entries {
@@ -233,39 +237,10 @@ fn loaded_plugins(loaded: &LoadedFiles, server_groups: &[String]) -> LineContext
         ) {
             continue;
         }
-        for item in e.value.as_deref().unwrap_or("").split([';', ',']) {
-            let item = item.trim();
-            if item.is_empty() {
-                continue;
-            }
-            ctx.plugins.extend(plugin_names(item));
-        }
+        ctx.plugins
+            .extend(plugins_in_load_value(e.value.as_deref().unwrap_or("")));
     }
     ctx
-}
-
-/// `audit_log=audit_log.so` → `audit_log`; `ha_rocksdb.so` → `rocksdb`;
-/// `semisync_master.so` → `semisync_master` and `semisync`.
-fn plugin_names(item: &str) -> Vec<String> {
-    let (name, lib) = match item.split_once('=') {
-        Some((n, l)) => (Some(n.trim()), l.trim()),
-        None => (None, item),
-    };
-    let stem = lib
-        .rsplit('/')
-        .next()
-        .unwrap_or(lib)
-        .trim_end_matches(".so")
-        .trim_end_matches(".dll");
-    let stem = stem.strip_prefix("ha_").unwrap_or(stem);
-    let mut names = vec![canonical_name(stem)];
-    if let Some(n) = name {
-        names.push(canonical_name(n));
-    }
-    if stem.starts_with("semisync") {
-        names.push("semisync".into());
-    }
-    names
 }
 
 /// `[client]`/`[mysql]`: flag options only the server knows.

@@ -124,7 +124,9 @@ pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
         let target = opts
             .target
             .or_else(|| cfg.and_then(|c| c.target))
-            .unwrap_or_else(|| DEFAULT_TARGET.parse().expect("valid default target"));
+            .unwrap_or_else(|| DEFAULT_TARGET.parse().expect("valid default target"))
+            // One meaning per target: a bare series is its newest known release.
+            .resolved();
         if !out.targets.contains(&target) {
             out.targets.push(target);
         }

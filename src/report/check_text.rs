@@ -210,6 +210,7 @@ pub fn flavor_name(f: Flavor) -> &'static str {
         Flavor::Mysql => "MySQL",
         Flavor::Mariadb => "MariaDB",
         Flavor::Percona => "Percona Server",
+        Flavor::Pxc => "Percona XtraDB Cluster",
     }
 }
 

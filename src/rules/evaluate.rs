@@ -585,7 +585,8 @@ impl Scope for FactScope<'_> {
             }
             Namespace::Server => match name {
                 "flavor" => match self.target {
-                    Some(t) => Ok(Value::Str(t.flavor.to_string())),
+                    // Rules compare product lines: a PXC node is "percona".
+                    Some(t) => Ok(Value::Str(t.flavor.base().to_string())),
                     None => missing("no server facts and no target given"),
                 },
                 "version" => match self.target {

@@ -315,7 +315,8 @@ impl Applies {
         match f {
             Flavor::Mysql => self.mysql.as_ref(),
             Flavor::Mariadb => self.mariadb.as_ref(),
-            Flavor::Percona => self.percona.as_ref(),
+            // PXC is Percona Server with Galera: rules for `percona` apply.
+            Flavor::Percona | Flavor::Pxc => self.percona.as_ref(),
         }
     }
 
