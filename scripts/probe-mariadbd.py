@@ -19,6 +19,8 @@ data/catalog/mariadb-<series>-server.tsv, which the catalog embeds:
             it without a word
   warns-deprecated  current in the catalog, but the server warns that it
             is deprecated
+  arg-required  a bare name is refused ("requires an argument")
+  no-arg    any value is refused ("cannot take an argument")
   engine    a storage engine the server can start with by default
   charset, collation  the names the server knows (from the running server's
             information_schema.COLLATIONS, read-only)
@@ -61,7 +63,11 @@ def help_run(text):
         args = [MARIADBD, "--defaults-file=" + name]
         if os.geteuid() == 0:
             args.append("--user=root")
-        p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True, timeout=60)
+        try:
+            p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True,
+                               timeout=60, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return None, ""  # e.g. --bootstrap waits for input: no fact
         return p.returncode, p.stderr
     finally:
         os.unlink(name)
@@ -108,6 +114,12 @@ def main():
         unknown = "unknown variable" in err or "unknown option" in err
         return name, unknown, "deprecated" in err.lower()
 
+    def probe_bare(name):
+        code, err = help_run(name)
+        required = "requires an argument" in err
+        code, err = help_run(name + "=ON")
+        return name, required, "cannot take an argument" in err
+
     def sample(cols):
         kind, default = cols[1], cols[6]
         if kind == "bool":
@@ -139,6 +151,11 @@ def main():
                 rows.append((name, "silent-deprecated", ""))
             elif own[name][9] == "current" and warned:
                 rows.append((name, "warns-deprecated", ""))
+        for name, required, no_arg in pool.map(probe_bare, names):
+            if required:
+                rows.append((name, "arg-required", ""))
+            if no_arg:
+                rows.append((name, "no-arg", ""))
     q = subprocess.run(["mariadb", "-uroot", "-h127.0.0.1", "-P3306", "--batch", "--skip-column-names", "-e",
                         "SELECT COLLATION_NAME, CHARACTER_SET_NAME FROM information_schema.COLLATIONS"],
                        capture_output=True, text=True)

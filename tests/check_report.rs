@@ -401,3 +401,67 @@ fn lint_json_follows_the_same_schema() {
     assert_eq!(v["command"], "lint");
     assert!(!v["findings"].as_array().unwrap().is_empty());
 }
+
+/// Seed 000 §2.3's lines a running MariaDB 10.11 started with: the server
+/// keeps removed InnoDB options as warned no-ops, so drift must not say it
+/// "would refuse to start" (MT013 crit) about them.
+#[test]
+fn drift_never_says_refuse_about_options_mariadb_keeps_as_no_ops() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = write(
+        dir.path(),
+        "my.cnf",
+        "[mysqld]\ninnodb_log_files_in_group = 2\ninnodb_thread_concurrency = 16\nlog_bin = mysql-bin\n",
+    );
+    let v = json(&[
+        "check",
+        "--snapshot",
+        &snapshot("mariadb1011-tuned-64g-16cpu.json"),
+        "--config",
+        &cnf.display().to_string(),
+        "--format",
+        "json",
+        "--only",
+        "MT011,MT012,MT013",
+    ]);
+    let findings = v["findings"].as_array().unwrap();
+    for f in findings {
+        assert_ne!(f["severity"], "crit", "{v:#}");
+        assert!(!f["message"].as_str().unwrap().contains("refuse"), "{v:#}");
+    }
+    let no_ops: Vec<_> = findings.iter().filter(|f| f["code"] == "MT013").collect();
+    assert_eq!(no_ops.len(), 2, "{v:#}");
+    assert!(
+        no_ops[0]["message"].as_str().unwrap().contains("no-op"),
+        "{v:#}"
+    );
+    // log_bin = NAME names the files; the running value ON is no drift.
+    assert!(
+        !findings.iter().any(|f| f["variable"] == "log_bin"),
+        "{v:#}"
+    );
+}
+
+/// A running open_files_limit below the file's: the process limit capped it.
+#[test]
+fn drift_names_the_process_limit_when_it_capped_open_files_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = write(dir.path(), "my.cnf", "[mysqld]\nopen_files_limit = 65535\n");
+    let v = json(&[
+        "check",
+        "--snapshot",
+        &snapshot("mariadb1011-tuned-64g-16cpu.json"),
+        "--config",
+        &cnf.display().to_string(),
+        "--format",
+        "json",
+        "--only",
+        "MT011,MT012,MT013",
+    ]);
+    let f = &v["findings"][0];
+    assert_eq!(f["variable"], "open_files_limit", "{v:#}");
+    assert!(
+        f["message"].as_str().unwrap().contains("LimitNOFILE"),
+        "{v:#}"
+    );
+}

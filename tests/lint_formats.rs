@@ -138,7 +138,7 @@ fn github_annotations() {
     assert!(lines.iter().all(|l| l.starts_with("::error ")
         || l.starts_with("::warning ")
         || l.starts_with("::notice ")));
-    assert!(lines.contains(&"::error file=tests/fixtures/lint/project/etc/mysql/my.cnf,line=6,col=1,title=MT004 option-deprecated::expire_logs_days is deprecated since mysql 8.0.3; use binlog_expire_logs_seconds instead"), "{out}");
+    assert!(lines.contains(&"::error file=tests/fixtures/lint/project/etc/mysql/my.cnf,line=6,col=1,title=MT004 option-deprecated::expire_logs_days is deprecated since MySQL 8.0.3; use binlog_expire_logs_seconds instead"), "{out}");
     assert!(
         lines.iter().any(|l| l
             .starts_with("::notice file=tests/fixtures/lint/project/etc/mysql/my.cnf,line=7,")

@@ -105,7 +105,15 @@ const FATAL_PLUGINS: &[&str] = &["innodb", "aria"];
 
 /// Option-name prefixes that belong to a plugin's own option list (parsed
 /// after the server's), MariaDB.
-const MARIADB_PLUGIN_PREFIXES: &[&str] = &["innodb", "aria", "feedback", "rpl_semi_sync"];
+const MARIADB_PLUGIN_PREFIXES: &[&str] = &["innodb", "aria", "feedback"];
+
+/// The MariaDB plugin whose option list holds `name`, if not the server's.
+fn mariadb_plugin(name: &str) -> Option<&'static str> {
+    MARIADB_PLUGIN_PREFIXES
+        .iter()
+        .find(|p| name.starts_with(*p) && name[p.len()..].starts_with('_'))
+        .copied()
+}
 
 impl Catalog {
     /// Judge one option line of a group the server reads. Returns nothing
@@ -118,7 +126,25 @@ impl Catalog {
         let (info, prefix) = match self.resolve_option(&written) {
             Some((info, _)) => (info, None),
             None => match self.resolve_prefix(e) {
-                Ok(Some((info, silent))) => (info, Some(silent)),
+                Ok(Some((_, Some(info), silent))) => (info, Some(silent)),
+                Ok(Some((full, None, _))) => {
+                    let msg = self.ignored_message(&full).unwrap_or("");
+                    out.push(Judgement {
+                        effect: Effect::Warns,
+                        message: format!(
+                            "{} is taken as {full} (a unique prefix), which the server accepts, warns \
+                             about (\"{msg}\") and ignores; remove it",
+                            e.raw_name
+                        ),
+                        reason: Reason::Removed {
+                            since: None,
+                            replacement: None,
+                            ignored: true,
+                        },
+                        var: None,
+                    });
+                    return out;
+                }
                 Ok(None) => {
                     out.push(self.unknown(e, t));
                     return out;
@@ -269,7 +295,7 @@ impl Catalog {
                     message: format!(
                         "{} is deprecated{}{instead}",
                         info.name,
-                        since_text(t.flavor, *since)
+                        since_text(t.flavor, *since).replacen(" in ", " since ", 1)
                     ),
                     reason: Reason::Deprecated {
                         since: *since,
@@ -295,7 +321,7 @@ impl Catalog {
                 }
             }
         }
-        if let Some(j) = self.judge_value(e, info) {
+        if let Some(j) = self.judge_value(e, info, ctx) {
             out.push(j);
         }
         out
@@ -349,67 +375,93 @@ impl Catalog {
         }
     }
 
-    /// MariaDB takes a unique prefix of an option name. `Ok(Some((var,
-    /// silent)))`: resolved (silently in the first pass); `Ok(None)`: no
+    /// MariaDB takes a unique prefix of an option name. `Ok(Some((name,
+    /// var, silent)))`: resolved (silently in the first pass; `var` is
+    /// `None` for a no-op option the catalog does not list); `Ok(None)`: no
     /// option starts so; `Err(names)`: ambiguous.
-    fn resolve_prefix(&self, e: &OptionEntry) -> Result<Option<(&VarInfo, bool)>, Vec<String>> {
+    ///
+    /// The server reads options in sets: a first pass (max_connections and
+    /// the performance schema's), its own options, then each plugin's
+    /// (InnoDB, Aria, the feedback plugin; every INFORMATION_SCHEMA plugin
+    /// has a set of one, its enable option). A prefix is looked up set by
+    /// set, and is ambiguous only within one.
+    #[allow(clippy::type_complexity)]
+    fn resolve_prefix(
+        &self,
+        e: &OptionEntry,
+    ) -> Result<Option<(String, Option<&VarInfo>, bool)>, Vec<String>> {
         if self.target().flavor != Flavor::Mariadb || e.modifier == Modifier::Maximum {
             return Ok(None);
         }
+        let facts = server_facts(self.target());
         let whole = canonical_name(
             e.raw_name
                 .trim_start_matches("loose-")
                 .trim_start_matches("loose_"),
         );
-        let p = if self
+        // Every option name the server has: the catalog's (not the system
+        // variables without an option) and the no-ops it keeps.
+        let mut names: Vec<(String, Option<&VarInfo>)> = self
             .iter()
-            .any(|v| v.name.starts_with(&whole) && v.name != whole)
+            .filter(|v| !facts.is_some_and(|f| f.not_option.contains(&v.name)))
+            .filter(|v| !v.status.is_removed() || self.ignored_message(&v.name).is_some())
+            .map(|v| (v.name.clone(), Some(v)))
+            .collect();
+        if let Some(f) = facts {
+            for n in f.ignored.keys() {
+                if self.get(n).is_none() {
+                    names.push((n.clone(), None));
+                }
+            }
+        }
+        let p = if names
+            .iter()
+            .any(|(n, _)| n.starts_with(&whole) && *n != whole)
         {
-            whole.as_str()
+            whole
         } else {
-            e.name.as_str()
+            e.name.clone()
         };
-        let facts = server_facts(self.target());
-        let starts = |v: &&VarInfo| {
-            v.name.starts_with(p)
-                && !v.status.is_removed()
-                && !facts.is_some_and(|f| f.not_option.contains(&v.name))
-        };
-        // The first pass reads a few options before anything else.
-        let early: Vec<&VarInfo> = self
+        let matching: Vec<&(String, Option<&VarInfo>)> =
+            names.iter().filter(|(n, _)| n.starts_with(&p)).collect();
+        if matching.is_empty() {
+            return Ok(None);
+        }
+        let early: Vec<_> = matching
             .iter()
-            .filter(starts)
-            .filter(|v| facts.is_some_and(|f| f.early.contains(&v.name)) || is_early(&v.name))
+            .filter(|(n, _)| facts.is_some_and(|f| f.early.contains(n)) || is_early(n))
             .collect();
         if early.len() == 1 {
-            return Ok(Some((early[0], true)));
+            return Ok(Some((early[0].0.clone(), early[0].1, true)));
         }
-        let plugin_of = |name: &str| {
-            MARIADB_PLUGIN_PREFIXES
-                .iter()
-                .find(|p| name.starts_with(*p) && name[p.len()..].starts_with('_'))
-                .copied()
+        let set_of = |(n, v): &(String, Option<&VarInfo>)| -> String {
+            match mariadb_plugin(n) {
+                Some(plugin) if v.is_some_and(|v| v.kind == VarKind::String && !v.sysvar) => {
+                    format!("{plugin}:{n}")
+                }
+                Some(plugin) => plugin.to_string(),
+                None => String::new(),
+            }
         };
-        // The server's own options first, then each plugin's list.
-        let server: Vec<&VarInfo> = self
-            .iter()
-            .filter(starts)
-            .filter(|v| plugin_of(&v.name).is_none())
-            .collect();
-        if !server.is_empty() {
-            return pick(server);
+        let pick = |set: &str| -> Result<Option<(String, Option<&VarInfo>, bool)>, Vec<String>> {
+            let in_set: Vec<_> = matching.iter().filter(|c| set_of(c) == set).collect();
+            match in_set.len() {
+                0 => Ok(None),
+                1 => Ok(Some((in_set[0].0.clone(), in_set[0].1, false))),
+                _ => Err(in_set.iter().map(|c| c.0.clone()).collect()),
+            }
+        };
+        // The server's own options, then a plugin's main set, then the
+        // plugins of one option each.
+        let mut sets: Vec<String> = matching.iter().map(|c| set_of(c)).collect();
+        sets.sort_by_key(|s| (!s.is_empty(), s.contains(':'), s.clone()));
+        sets.dedup();
+        for set in sets {
+            if let Some(hit) = pick(&set)? {
+                return Ok(Some(hit));
+            }
         }
-        let Some(plugin) =
-            plugin_of(p).or_else(|| self.iter().filter(starts).find_map(|v| plugin_of(&v.name)))
-        else {
-            return Ok(None);
-        };
-        pick(
-            self.iter()
-                .filter(starts)
-                .filter(|v| plugin_of(&v.name) == Some(plugin))
-                .collect(),
-        )
+        Ok(None)
     }
 
     fn prefix_is_fatal(&self, candidates: &[String]) -> bool {
@@ -441,17 +493,31 @@ impl Catalog {
         }
     }
 
-    fn judge_value<'c>(&'c self, e: &OptionEntry, info: &'c VarInfo) -> Option<Judgement<'c>> {
+    fn judge_value<'c>(
+        &'c self,
+        e: &OptionEntry,
+        info: &'c VarInfo,
+        ctx: &LineContext,
+    ) -> Option<Judgement<'c>> {
         let plugin_fatal = self.target().flavor == Flavor::Mariadb
             && FATAL_PLUGINS
                 .iter()
                 .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
-        let bad = |why: String| Judgement {
-            effect: Effect::Refuses,
-            message: format!("{why}; the server will not start"),
-            reason: Reason::BadValue,
-            var: Some(info),
-        };
+        let bad = |why: String| self.plugin_value_error(info, why, plugin_fatal);
+        let facts = server_facts(self.target());
+        if facts.is_some_and(|f| f.no_arg.contains(&info.name))
+            && (e.value.is_some() || e.modifier != Modifier::None && e.modifier != Modifier::Loose)
+        {
+            return Some(Judgement {
+                effect: Effect::Refuses,
+                message: format!(
+                    "{} takes no value (write the bare name); the server will not start",
+                    info.name
+                ),
+                reason: Reason::BadValue,
+                var: Some(info),
+            });
+        }
         let adjusted = |why: String, runs_with: Option<String>| Judgement {
             effect: Effect::Warns,
             message: why,
@@ -476,21 +542,27 @@ impl Catalog {
             (Modifier::Skip | Modifier::Disable, _) => "0".into(),
             (Modifier::Enable, _) => "1".into(),
             (_, Some(v)) => v.to_string(),
-            (_, None) => match info.kind {
-                VarKind::Bool => return None,
-                VarKind::Integer { .. }
-                | VarKind::Size { .. }
-                | VarKind::Float { .. }
-                | VarKind::Enum { .. }
-                | VarKind::Set { .. } => {
+            (_, None) => {
+                let required = match facts {
+                    Some(f) => f.arg_required.contains(&info.name),
+                    None => !matches!(info.kind, VarKind::Bool | VarKind::String | VarKind::Path),
+                };
+                if required {
                     return Some(bad(format!(
                         "{} needs a value ({}); a bare name is refused",
                         info.name,
                         info.kind.name()
                     )));
                 }
-                VarKind::String | VarKind::Path => return None,
-            },
+                match info.kind {
+                    // An optional argument: a bare number is 1, a bare
+                    // enum its first value.
+                    VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. } => {
+                        "1".into()
+                    }
+                    _ => return None,
+                }
+            }
         };
         let v = value.trim();
         match &info.kind {
@@ -563,8 +635,8 @@ impl Catalog {
                 })
             }
             VarKind::Enum { values } => {
-                if enum_index(values, v).is_some() {
-                    return None;
+                if let Some(i) = enum_index(values, v) {
+                    return self.needs_provider(info, &values[i], ctx);
                 }
                 let mut why = format!(
                     "{} = {value}: '{v}' is not one of {}",
@@ -598,6 +670,37 @@ impl Catalog {
             }
             VarKind::String | VarKind::Path => self.judge_name_value(info, v, &value),
         }
+    }
+
+    /// MariaDB ≥ 10.7 compresses InnoDB pages with lz4, lzo, lzma, bzip2
+    /// or snappy only through a provider plugin (`provider_lz4`, …); without
+    /// it InnoDB fails to start ("compression algorithm … is not
+    /// available. Please, load the corresponding provider plugin").
+    fn needs_provider<'c>(
+        &'c self,
+        info: &'c VarInfo,
+        value: &str,
+        ctx: &LineContext,
+    ) -> Option<Judgement<'c>> {
+        if self.target().flavor != Flavor::Mariadb
+            || info.name != "innodb_compression_algorithm"
+            || self.target().version < Version::new(10, 7, 0)
+        {
+            return None;
+        }
+        let v = value.to_ascii_lowercase();
+        if v == "none" || v == "zlib" || ctx.plugins.contains(&format!("provider_{v}")) {
+            return None;
+        }
+        Some(Judgement {
+            effect: Effect::Refuses,
+            message: format!(
+                "innodb_compression_algorithm = {value} needs the provider_{v} plugin \
+                 (plugin-load-add = provider_{v}), or InnoDB does not start; the server will not start"
+            ),
+            reason: Reason::BadValue,
+            var: Some(info),
+        })
     }
 
     /// Character-set and collation names, which the server checks at
@@ -722,15 +825,6 @@ impl Catalog {
     pub fn requires(&self, name: &str) -> Option<&'static str> {
         (self.target().flavor == Flavor::Mariadb && MARIADB_NEEDS_LOG_BIN.contains(&name))
             .then_some("log_bin")
-    }
-}
-
-/// One option: resolved; none: not a prefix; several: ambiguous.
-fn pick(list: Vec<&VarInfo>) -> Result<Option<(&VarInfo, bool)>, Vec<String>> {
-    match list.len() {
-        0 => Ok(None),
-        1 => Ok(Some((list[0], false))),
-        _ => Err(list.iter().map(|v| v.name.clone()).collect()),
     }
 }
 
@@ -929,6 +1023,10 @@ struct ServerFacts {
     warns_deprecated: HashSet<String>,
     /// Storage engines available without loading a plugin.
     engines: HashSet<String>,
+    /// A bare name is refused: the option requires a value.
+    arg_required: HashSet<String>,
+    /// The option takes no value at all.
+    no_arg: HashSet<String>,
     charsets: HashSet<String>,
     collations: HashSet<String>,
 }
@@ -984,6 +1082,12 @@ fn parse_facts(text: &str) -> ServerFacts {
             }
             "engine" => {
                 f.engines.insert(name.to_string());
+            }
+            "arg-required" => {
+                f.arg_required.insert(name.to_string());
+            }
+            "no-arg" => {
+                f.no_arg.insert(name.to_string());
             }
             "collation" => {
                 f.collations.insert(name.to_string());

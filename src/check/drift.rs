@@ -158,12 +158,13 @@ fn unknown(
              the next start will fail"
                 .to_string(),
         ),
-        (Some(j), None) if !opt.loose => (
-            Severity::Warn,
-            format!(
-                "if the file changed since the server started, the next start fails ({})",
-                j.message
-            ),
+        // Whether the server read this file as it is now is unknown (a
+        // snapshot): the next start with it fails.
+        (Some(_), None) if !opt.loose => (
+            Severity::Crit,
+            "without loose- the server refuses to start with this line, so the next start \
+             with this file will fail"
+                .to_string(),
         ),
         _ if opt.loose => (
             Severity::Warn,

@@ -62,6 +62,11 @@ pub enum CnfErrorKind {
     /// Includes nested deeper than the server's limit; the server skips the
     /// directive with a warning, and so does mytune.
     IncludeTooDeep,
+    /// `!includedir` of an absolute directory that does not exist on the
+    /// machine running mytune: the server refuses to start where it is
+    /// missing, but the file is usually linted away from the host it is
+    /// for, so this is a warning that the directory's files went unchecked.
+    IncludeDirAbsent,
     /// The file is writable by everyone. The server ignores such files with a
     /// warning; mytune still reads it so its content can be checked.
     WorldWritable,
@@ -86,6 +91,7 @@ impl CnfErrorKind {
     pub fn as_str(self) -> &'static str {
         match self {
             CnfErrorKind::Io => "io",
+            CnfErrorKind::IncludeDirAbsent => "include-dir-absent",
             CnfErrorKind::InvalidUtf8 => "invalid-utf8",
             CnfErrorKind::ByteOrderMark => "byte-order-mark",
             CnfErrorKind::UnclosedGroup => "unclosed-group",

@@ -238,6 +238,20 @@ impl Loader {
     fn include_dir(&mut self, dir: &Path, from: &Path, line: u32, column: u32, depth: usize) {
         let listing = match fs::read_dir(dir) {
             Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir.is_absolute() => {
+                self.error(
+                    from,
+                    line,
+                    column,
+                    CnfErrorKind::IncludeDirAbsent,
+                    format!(
+                        "directory {} does not exist on this machine, so the files there were not \
+                         checked; the server refuses to start on a host where it is missing",
+                        dir.display()
+                    ),
+                );
+                return;
+            }
             Err(e) => {
                 self.error(
                     from,

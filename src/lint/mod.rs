@@ -86,6 +86,86 @@ const CLIENT_OPTIONS: &[&str] = &[
 /// Groups of client programs whose contents mytune does not check.
 const CLIENT_GROUPS: &[&str] = &["client", "mysql", "client-mariadb", "mariadb-client"];
 
+/// Groups other programs of the server package read, with the options each
+/// takes that share a name with a server variable (from the programs'
+/// manual pages: mysqld_safe, myisamchk, mysqldump/mariadb-dump,
+/// mysqladmin, mysqlbinlog). A server option there is not read by the
+/// server. `None`: a program whose options mytune does not know (backup and
+/// SST tools), so nothing there is judged.
+const PROGRAM_GROUPS: &[(&str, &str, Option<&[&str]>)] = &[
+    (
+        "mysqld_safe",
+        "mysqld_safe",
+        Some(&[
+            "basedir",
+            "core_file_size",
+            "datadir",
+            "ledir",
+            "log_error",
+            "malloc_lib",
+            "mysqld",
+            "mysqld_version",
+            "nice",
+            "open_files_limit",
+            "pid_file",
+            "plugin_dir",
+            "port",
+            "skip_kill_mysqld",
+            "skip_syslog",
+            "syslog",
+            "syslog_tag",
+            "socket",
+            "timezone",
+            "user",
+            "flush_caches",
+            "numa_interleave",
+            "mysqld_safe_log_timestamps",
+            "wsrep_urls",
+            "wsrep_provider",
+            "wsrep_new_cluster",
+        ]),
+    ),
+    ("safe_mysqld", "mysqld_safe", None),
+    ("mariadbd-safe", "mariadbd-safe", None),
+    ("mysqld_multi", "mysqld_multi", None),
+    (
+        "myisamchk",
+        "myisamchk",
+        Some(&[
+            "key_buffer_size",
+            "sort_buffer_size",
+            "read_buffer_size",
+            "write_buffer_size",
+            "myisam_sort_buffer_size",
+            "myisam_block_size",
+            "decode_bits",
+            "ft_max_word_len",
+            "ft_min_word_len",
+            "ft_stopword_file",
+            "sort_key_blocks",
+            "stats_method",
+            "key_cache_block_size",
+            "tmpdir",
+            "character_sets_dir",
+            "defaults_file",
+        ]),
+    ),
+    ("isamchk", "isamchk", None),
+    ("aria_chk", "aria_chk", None),
+    ("mysqldump", "mysqldump", None),
+    ("mariadb-dump", "mariadb-dump", None),
+    ("mysqladmin", "mysqladmin", None),
+    ("mysqlbinlog", "mysqlbinlog", None),
+    ("mysqlcheck", "mysqlcheck", None),
+    ("mysqlimport", "mysqlimport", None),
+    ("mysqlhotcopy", "mysqlhotcopy", None),
+    ("mysql_upgrade", "mysql_upgrade", None),
+    ("xtrabackup", "xtrabackup", None),
+    ("mariabackup", "mariabackup", None),
+    ("mariadb-backup", "mariadb-backup", None),
+    ("sst", "the Galera SST script", None),
+];
+
 /// Lint one option file (and what it includes) for `target`.
 pub fn lint_file(path: &Path, target: &Target) -> Result<Vec<Finding>, LintError> {
     let target = &target.resolved();
@@ -135,11 +215,30 @@ pub fn lint_loaded(
     let mut unread_groups: BTreeMap<String, (SourceLocation, usize)> = BTreeMap::new();
 
     for e in &loaded.entries {
+        if let Some(v) = e.value.as_deref().filter(|v| is_placeholder(v)) {
+            out.push(finding(
+                &checks::SYNTAX_ERROR,
+                Severity::Warn,
+                format!(
+                    "{} = {v} looks like an unrendered template placeholder (a my.cnf.in or a \
+                     configuration-management template); the server reads it literally",
+                    e.raw_name
+                ),
+                Some(e.location.clone()),
+                Some(e.name.clone()),
+            ));
+        }
         let group = e.group_as_read();
         if server_groups.iter().any(|g| g == group) {
             check_server_entry(e, catalog, &ctx, &mut out);
         } else if CLIENT_GROUPS.contains(&group) {
             check_client_entry(e, group, catalog, &mut out);
+        } else if let Some((_, program, known)) =
+            PROGRAM_GROUPS.iter().find(|(g, _, _)| *g == group)
+        {
+            if let Some(known) = known {
+                check_program_entry(e, program, known, catalog, effective, &mut out);
+            }
         } else if looks_like_server_group(group) {
             let slot = unread_groups
                 .entry(e.group.clone())
@@ -194,10 +293,13 @@ fn check_server_entry(
     out: &mut Vec<Finding>,
 ) {
     for j in catalog.judge_line(e, ctx) {
-        let severity = match j.effect {
-            Effect::Refuses => Severity::Crit,
-            Effect::Warns => Severity::Warn,
-            Effect::Applies => continue,
+        let severity = match (j.effect, &j.reason) {
+            (Effect::Refuses, _) => Severity::Crit,
+            // A deliberate loose- option of an absent plugin: the server
+            // only notes it in its log.
+            (Effect::Warns, Reason::Unknown { suggestion: None }) if e.loose => Severity::Info,
+            (Effect::Warns, _) => Severity::Warn,
+            (Effect::Applies, _) => continue,
         };
         let check = match &j.reason {
             Reason::Unknown {
@@ -241,6 +343,47 @@ fn loaded_plugins(loaded: &LoadedFiles, server_groups: &[String]) -> LineContext
             .extend(plugins_in_load_value(e.value.as_deref().unwrap_or("")));
     }
     ctx
+}
+
+/// A group another program reads (`[myisamchk]`, `[mysqld_safe]`): a
+/// server option there that the program does not take is never applied.
+fn check_program_entry(
+    e: &OptionEntry,
+    program: &str,
+    known: &[&str],
+    catalog: &Catalog,
+    effective: &ConfigFacts,
+    out: &mut Vec<Finding>,
+) {
+    if known.contains(&e.name.as_str()) {
+        return;
+    }
+    let Some((info, _)) = catalog.resolve_option(&written_name(e)) else {
+        return;
+    };
+    if !info.sysvar {
+        return;
+    }
+    let instead = match effective.options.get(&info.name) {
+        Some(o) => format!("{} (from {})", o.value, o.location),
+        None => match &info.default {
+            Some(d) => format!("{d} (its default)"),
+            None => "its default".to_string(),
+        },
+    };
+    out.push(finding(
+        &checks::UNREAD_GROUP,
+        checks::UNREAD_GROUP.severity,
+        format!(
+            "{} under [{}] is not applied: only {program} reads that group, and the server runs \
+             with {} = {instead}; move it to [mysqld]",
+            info.name,
+            e.group_as_read(),
+            info.name
+        ),
+        Some(e.location.clone()),
+        Some(info.name.clone()),
+    ));
 }
 
 /// `[client]`/`[mysql]`: flag options only the server knows.
@@ -316,6 +459,18 @@ fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Findi
             ));
         }
     }
+}
+
+/// `@MYSQL_TCP_PORT@` (autoconf/CMake `configure_file`), `{{ port }}`
+/// (Jinja, Go templates), `${PORT}`, `<%= port %>` (ERB).
+fn is_placeholder(v: &str) -> bool {
+    let at = v.len() > 2
+        && v.starts_with('@')
+        && v.ends_with('@')
+        && v[1..v.len() - 1]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    at || ["{{", "{%", "${", "<%"].iter().any(|m| v.contains(m))
 }
 
 fn looks_like_server_group(group: &str) -> bool {
