@@ -112,7 +112,9 @@ def main():
     def probe_option(name):
         code, err = help_run("%s=%s" % (name, sample(own[name])))
         unknown = "unknown variable" in err or "unknown option" in err
-        return name, unknown, "deprecated" in err.lower()
+        noop = next((re.sub(r"^.*?\[Warning\] ", "", l).strip() for l in err.splitlines()
+                     if "It does nothing now" in l), None)
+        return name, unknown, "deprecated" in err.lower(), noop
 
     def probe_bare(name):
         code, err = help_run(name)
@@ -144,7 +146,9 @@ def main():
             if signed:
                 rows.append((name, "signed", ""))
         names = sorted(n for n, c in own.items() if c[9] != "removed")
-        for name, unknown, warned in pool.map(probe_option, names):
+        for name, unknown, warned, noop in pool.map(probe_option, names):
+            if noop:
+                rows.append((name, "ignored", noop))
             if unknown:
                 rows.append((name, "not-option", ""))
             elif own[name][9] == "deprecated" and not warned:

@@ -142,9 +142,11 @@ fn unknown_names(
     std::fs::write(&path, &text).unwrap();
     let t: Target = target.parse().unwrap();
     let findings = lint_file(Path::new(&path), &t).expect("lint runs");
+    // A system variable the catalog knows but the server has no option for
+    // (`foreign_key_checks`) is refused too, for that reason, not unknown.
     let mut unknown: Vec<String> = findings
         .iter()
-        .filter(|f| f.code == "MT002")
+        .filter(|f| f.code == "MT002" && !f.message.contains("not a server option"))
         .map(|f| f.variable.clone().unwrap_or_else(|| f.message.clone()))
         .collect();
     unknown.sort();

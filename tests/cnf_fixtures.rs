@@ -69,7 +69,9 @@ fn every_shared_fixture_loads_and_round_trips() {
             assert!(
                 matches!(
                     e.kind,
-                    CnfErrorKind::IncludeDirUnreadable | CnfErrorKind::IncludeNotFound
+                    CnfErrorKind::IncludeDirUnreadable
+                        | CnfErrorKind::IncludeDirAbsent
+                        | CnfErrorKind::IncludeNotFound
                 ),
                 "unexpected {e}"
             );

@@ -146,7 +146,7 @@ fn missing_include_and_unreadable_dir_are_errors_not_panics() {
         kinds(&f),
         vec![
             CnfErrorKind::IncludeNotFound,
-            CnfErrorKind::IncludeDirUnreadable,
+            CnfErrorKind::IncludeDirAbsent,
             CnfErrorKind::IncludeUnreadable,
             CnfErrorKind::IncludeUnreadable,
         ]

@@ -123,7 +123,17 @@ impl Catalog {
         let t = ctx.target.unwrap_or_else(|| self.release());
         let written = written_name(e);
         let mut out = Vec::new();
-        let (info, prefix) = match self.resolve_option(&written) {
+        let facts = server_facts(t);
+        // A system variable without an option of its name is, to the
+        // option parser, possibly a prefix of another option
+        // (`profiling` → `profiling_history_size`).
+        let exact = self
+            .resolve_option(&written)
+            .filter(|(v, _)| {
+                !facts.is_some_and(|f| f.not_option.contains(&v.name))
+                    || !matches!(self.resolve_prefix(e), Ok(Some(_)))
+            });
+        let (info, prefix) = match exact {
             Some((info, _)) => (info, None),
             None => match self.resolve_prefix(e) {
                 Ok(Some((_, Some(info), silent))) => (info, Some(silent)),
@@ -146,7 +156,9 @@ impl Catalog {
                     return out;
                 }
                 Ok(None) => {
-                    out.push(self.unknown(e, t));
+                    if !self.is_builtin_plugin_option(&e.name) {
+                        out.push(self.unknown(e, t));
+                    }
                     return out;
                 }
                 Err(candidates) => {
@@ -170,8 +182,7 @@ impl Catalog {
                 }
             },
         };
-        let facts = server_facts(t);
-        if facts.is_some_and(|f| f.not_option.contains(&info.name)) {
+        if prefix.is_none() && facts.is_some_and(|f| f.not_option.contains(&info.name)) {
             let (effect, what) = if e.loose {
                 (
                     Effect::Warns,
@@ -249,7 +260,14 @@ impl Catalog {
             });
             return out;
         }
-        let status = self.status_of(info, t);
+        let mut status = self.status_of(info, t);
+        if !status.is_removed() && self.ignored_message(&info.name).is_some() {
+            // The catalog still lists it, but the server says it does nothing.
+            status = VarStatus::Removed {
+                since: None,
+                replacement: status.replacement().map(str::to_string),
+            };
+        }
         match &status {
             VarStatus::Removed { since, replacement } => {
                 let ignored = self.ignored_message(&info.name).is_some();
@@ -505,8 +523,15 @@ impl Catalog {
                 .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
         let bad = |why: String| self.plugin_value_error(info, why, plugin_fatal);
         let facts = server_facts(self.target());
+        // `skip-host-cache` names the option skip_host_cache itself: no
+        // prefix is in play then.
+        let modifier = if info.name == canonical_name(e.raw_name.trim_start_matches("loose-")) {
+            Modifier::None
+        } else {
+            e.modifier
+        };
         if facts.is_some_and(|f| f.no_arg.contains(&info.name))
-            && (e.value.is_some() || e.modifier != Modifier::None && e.modifier != Modifier::Loose)
+            && (e.value.is_some() || modifier != Modifier::None && modifier != Modifier::Loose)
         {
             return Some(Judgement {
                 effect: Effect::Refuses,
@@ -529,7 +554,7 @@ impl Catalog {
             VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. }
         );
         // The value the prefix implies.
-        let value: String = match (e.modifier, e.value.as_deref()) {
+        let value: String = match (modifier, e.value.as_deref()) {
             (Modifier::Maximum, v) => {
                 if !numeric || !self.takes_maximum(info) {
                     return Some(bad(format!(
@@ -655,6 +680,20 @@ impl Catalog {
                     .filter(|item| !item.is_empty())
                     .filter(|item| !set_item_ok(info, values, item))
                     .collect();
+                let items: Vec<&str> = v.split(',').map(str::trim).collect();
+                if bad_items.is_empty()
+                    && info.name == "log_output"
+                    && items.len() > 1
+                    && items.iter().any(|i| i.eq_ignore_ascii_case("none"))
+                {
+                    return Some(adjusted(
+                        format!(
+                            "log_output = {value}: NONE wins over the other values, so the server \
+                             warns and writes neither the general nor the slow log"
+                        ),
+                        Some("NONE".into()),
+                    ));
+                }
                 if bad_items.is_empty() {
                     None
                 } else {
@@ -804,6 +843,20 @@ impl Catalog {
             c.insert(key, found.clone());
         }
         found
+    }
+}
+
+/// Storage-engine plugins built into MySQL 5.7/8.x and Percona Server but
+/// off or optional, each with its `--NAME[=ON|OFF|FORCE]` enable option
+/// (`skip-federated`). The MySQL test-suite help output the catalogs come
+/// from leaves plugin options out, so they are listed here, from the MySQL
+/// Reference Manual's "Alternative Storage Engines" chapter.
+const MYSQL_BUILTIN_ENGINE_PLUGINS: &[&str] = &["federated", "archive", "blackhole", "mrg_myisam"];
+
+impl Catalog {
+    /// An enable option of a built-in plugin the catalog does not list.
+    fn is_builtin_plugin_option(&self, name: &str) -> bool {
+        self.target().flavor != Flavor::Mariadb && MYSQL_BUILTIN_ENGINE_PLUGINS.contains(&name)
     }
 }
 

@@ -204,12 +204,14 @@ impl Catalog {
             requested: t.to_string(),
             supported: Catalog::supported().iter().map(Target::to_string).collect(),
         };
-        // Older than this is too different from the oldest catalog to stand in for it.
+        // Older than this is too different from the oldest catalog to stand
+        // in for it (MySQL 5.0, MariaDB 5.1 and their Percona builds are
+        // the oldest servers still met; [`Catalog::stand_in_note`] says when
+        // an older catalog stands in).
         let oldest = match t.flavor {
-            Flavor::Mysql => key(5, 6),
-            Flavor::Mariadb => key(10, 5),
-            Flavor::Percona => key(5, 6),
-            Flavor::Pxc => key(8, 0),
+            Flavor::Mysql | Flavor::Percona => key(5, 0),
+            Flavor::Mariadb => key(5, 1),
+            Flavor::Pxc => key(5, 5),
         };
         if want < oldest {
             return Err(unsupported());
@@ -225,6 +227,31 @@ impl Catalog {
             .get_or_init(|| Catalog::load(&SERIES[idx]))
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// When the catalog for `t` is of a newer series than `t` itself (a
+    /// server older than every catalog of its flavor), a note saying so:
+    /// "MySQL 5.1 is older than the oldest catalog, 5.7: findings use
+    /// 5.7's". `None` when `t`'s own series or a newer one is asked for.
+    pub fn stand_in_note(t: &Target) -> Option<String> {
+        let c = Catalog::for_target(t).ok()?;
+        let have = c.target().version;
+        if (t.version.major, t.version.minor) >= (have.major, have.minor) {
+            return None;
+        }
+        let oldest_of_flavor = SERIES
+            .iter()
+            .filter(|s| s.flavor == t.flavor)
+            .all(|s| (s.major, s.minor) >= (have.major, have.minor));
+        if !oldest_of_flavor {
+            return None;
+        }
+        let name = line::flavor_name(t.flavor);
+        Some(format!(
+            "{name} {}.{} is older than the oldest catalog, {}.{}: findings use {}.{}'s, and advice \
+             that depends on the version (resize procedures, limits) may not hold for it",
+            t.version.major, t.version.minor, have.major, have.minor, have.major, have.minor
+        ))
     }
 
     /// Parse a catalog afresh, bypassing the once-per-process cache. For
@@ -480,9 +507,19 @@ mod tests {
         assert_eq!(pick("percona-8.4"), "percona-8.0");
         assert_eq!(pick("pxc-8.0.33"), "pxc-8.0");
         assert_eq!(pick("percona-5.7.22"), "percona-5.7");
-        for old in ["mysql-5.5", "mariadb-10.2", "percona-5.5", "pxc-5.7"] {
+        for old in ["mysql-4.1", "mariadb-5.0", "percona-4.1", "pxc-5.1"] {
             let e = Catalog::for_target(&old.parse().unwrap()).unwrap_err();
             assert!(e.to_string().contains("mysql-8.0"), "{e}");
         }
+        // Older than every catalog, but still met: the oldest stands in,
+        // and says so.
+        assert_eq!(pick("mysql-5.1"), "mysql-5.7");
+        let note = Catalog::stand_in_note(&"mysql-5.1".parse().unwrap()).unwrap();
+        assert!(
+            note.starts_with("MySQL 5.1 is older than the oldest catalog, 5.7: findings use 5.7's"),
+            "{note}"
+        );
+        assert_eq!(Catalog::stand_in_note(&"mysql-8.0".parse().unwrap()), None);
+        assert!(Catalog::stand_in_note(&"mysql-5.6".parse().unwrap()).is_some());
     }
 }

@@ -118,6 +118,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let target = server.target();
     let catalog = Catalog::for_target(&target).ok();
+    if let Some(note) = Catalog::stand_in_note(&target) {
+        eprintln!("note: {note}");
+    }
 
     if !args.config.is_empty() {
         facts.config = Some(load_config(&args.config, &target)?);

@@ -27,6 +27,11 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         rules: &rules,
     };
     let outcome = lint_files(&files, &opts);
+    for t in &outcome.targets {
+        if let Some(note) = mytune::catalog::Catalog::stand_in_note(t) {
+            eprintln!("note: {note}");
+        }
+    }
     for e in &outcome.errors {
         eprintln!("mytune: {e}");
         failed = true;

@@ -23,7 +23,7 @@
 //! option prefixes) that an empty option file does not also produce; digits
 //! are masked when comparing, so "Could not increase number of
 //! max_open_files … (request: 32043)" stays an environmental line whatever
-//! the request.
+//! the request (the process limit of the machine, not the option file).
 
 #![allow(dead_code)]
 
@@ -322,8 +322,17 @@ fn strip_timestamp(line: &str) -> &str {
     }
 }
 
+/// Digit runs as one `#`, so a line differing only in its numbers matches.
 fn mask(line: &str) -> String {
-    line.chars()
-        .map(|c| if c.is_ascii_digit() { '#' } else { c })
-        .collect()
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
