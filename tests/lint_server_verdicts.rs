@@ -232,3 +232,29 @@ fn the_packaged_mariadb_files_have_no_false_crit() {
         );
     }
 }
+
+#[test]
+fn dotted_names_are_key_cache_variables_on_mariadb_even_with_loose() {
+    let f = lint("mariadb-10.11", &mysqld("hot_cache.key_buffer_size=64M"));
+    assert!(f.is_empty(), "{}", show(&f));
+    let f = lint(
+        "mariadb-10.11",
+        &mysqld("loose-validate_password.length=12"),
+    );
+    assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
+}
+
+#[test]
+fn encrypting_temporary_files_needs_a_key_management_plugin() {
+    let f = lint("mariadb-10.11", &mysqld("encrypt_tmp_files=ON"));
+    assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\nplugin_load_add=file_key_management\nencrypt_tmp_files=ON\n",
+    );
+    assert!(
+        f.iter().all(|x| x.severity != Severity::Crit),
+        "{}",
+        show(&f)
+    );
+}

@@ -124,15 +124,18 @@ impl Catalog {
         let written = written_name(e);
         let mut out = Vec::new();
         let facts = server_facts(t);
+        if t.flavor == Flavor::Mariadb && e.name.contains('.') {
+            // A named key cache's variable, or an error.
+            out.extend(self.dotted_name(e));
+            return out;
+        }
         // A system variable without an option of its name is, to the
         // option parser, possibly a prefix of another option
         // (`profiling` → `profiling_history_size`).
-        let exact = self
-            .resolve_option(&written)
-            .filter(|(v, _)| {
-                !facts.is_some_and(|f| f.not_option.contains(&v.name))
-                    || !matches!(self.resolve_prefix(e), Ok(Some(_)))
-            });
+        let exact = self.resolve_option(&written).filter(|(v, _)| {
+            !facts.is_some_and(|f| f.not_option.contains(&v.name))
+                || !matches!(self.resolve_prefix(e), Ok(Some(_)))
+        });
         let (info, prefix) = match exact {
             Some((info, _)) => (info, None),
             None => match self.resolve_prefix(e) {
@@ -593,6 +596,26 @@ impl Catalog {
         match &info.kind {
             VarKind::Bool => {
                 const OK: [&str; 6] = ["on", "off", "true", "false", "1", "0"];
+                const ON: [&str; 3] = ["on", "true", "1"];
+                if self.target().flavor == Flavor::Mariadb
+                    && MARIADB_NEEDS_KEY_MANAGEMENT.contains(&info.name.as_str())
+                    && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
+                    && !MARIADB_KEY_MANAGEMENT_PLUGINS
+                        .iter()
+                        .any(|p| ctx.plugins.contains(*p))
+                {
+                    return Some(Judgement {
+                        effect: Effect::Refuses,
+                        message: format!(
+                            "{} = {value} needs a key management plugin (plugin-load-add = \
+                             file_key_management, with its key file), which these files do not load; \
+                             the server will not start",
+                            info.name
+                        ),
+                        reason: Reason::BadValue,
+                        var: Some(info),
+                    });
+                }
                 if OK.iter().any(|a| a.eq_ignore_ascii_case(v)) {
                     None
                 } else {
@@ -681,6 +704,13 @@ impl Catalog {
                     .filter(|item| !set_item_ok(info, values, item))
                     .collect();
                 let items: Vec<&str> = v.split(',').map(str::trim).collect();
+                if bad_items.is_empty() && info.name == "log_slow_filter" && v.is_empty() {
+                    return Some(adjusted(
+                        "log_slow_filter is empty: the server warns and logs every kind (ALL)"
+                            .into(),
+                        Some("ALL".into()),
+                    ));
+                }
                 if bad_items.is_empty()
                     && info.name == "log_output"
                     && items.len() > 1
@@ -709,6 +739,31 @@ impl Catalog {
             }
             VarKind::String | VarKind::Path => self.judge_name_value(info, v, &value),
         }
+    }
+
+    /// MariaDB reads `NAME.VAR` as the variable VAR of the key cache NAME;
+    /// any other VAR is an error even with `loose-` (so MySQL's component
+    /// options such as `loose-validate_password.length` stop a MariaDB
+    /// start).
+    fn dotted_name(&self, e: &OptionEntry) -> Option<Judgement<'_>> {
+        if self.target().flavor != Flavor::Mariadb {
+            return None;
+        }
+        let (_, var) = e.name.split_once('.')?;
+        if MARIADB_KEY_CACHE_VARIABLES.contains(&var) {
+            return None;
+        }
+        Some(Judgement {
+            effect: Effect::Refuses,
+            message: format!(
+                "{}: MariaDB reads NAME.VARIABLE as a variable of the key cache NAME, and {var} is \
+                 none ({}); even with loose- the server will not start",
+                e.raw_name,
+                MARIADB_KEY_CACHE_VARIABLES.join(", ")
+            ),
+            reason: Reason::Unknown { suggestion: None },
+            var: None,
+        })
     }
 
     /// MariaDB ≥ 10.7 compresses InnoDB pages with lz4, lzo, lzma, bzip2
@@ -859,6 +914,30 @@ impl Catalog {
         self.target().flavor != Flavor::Mariadb && MYSQL_BUILTIN_ENGINE_PLUGINS.contains(&name)
     }
 }
+
+/// The variables a named key cache has (`hot_cache.key_buffer_size`).
+const MARIADB_KEY_CACHE_VARIABLES: &[&str] = &[
+    "key_buffer_size",
+    "key_cache_block_size",
+    "key_cache_division_limit",
+    "key_cache_age_threshold",
+    "key_cache_file_hash_size",
+    "key_cache_segments",
+];
+
+/// MariaDB encrypts temporary files and binary logs only with a key
+/// management plugin loaded; without one it stops ("Failed to enable
+/// encryption of temporary files").
+const MARIADB_NEEDS_KEY_MANAGEMENT: &[&str] = &["encrypt_tmp_files", "encrypt_binlog"];
+
+/// Key management plugins (MariaDB Knowledge Base, "Encryption Key
+/// Management").
+const MARIADB_KEY_MANAGEMENT_PLUGINS: &[&str] = &[
+    "file_key_management",
+    "hashicorp_key_management",
+    "aws_key_management",
+    "example_key_management",
+];
 
 /// Options the server starts with but warns about, because they act only
 /// with another one: MariaDB warns "You need to use --log-bin to make
