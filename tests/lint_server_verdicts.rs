@@ -153,7 +153,7 @@ fn unique_prefix_is_a_warning_and_an_ambiguous_one_is_refused() {
     assert!(f[0].message.contains("sort_buffer_size"), "{}", show(&f));
     let f = lint("mariadb-10.11", &mysqld("innodb_buf=64M"));
     assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
-    // MySQL 8.0 takes no prefixes at all.
+    // MySQL takes no prefixes at all since 5.7 (WL#6978).
     let f = lint("mysql-8.0", &mysqld("sort=1M"));
     assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
 }

@@ -151,11 +151,11 @@ pub const NAME_PREFIX: Check = Check {
     summary: "A prefix of an option name instead of the name",
     rationale: "MariaDB takes a unique prefix of an option name as that option and notes it at start-up \
                 (sort = 1M sets sort_buffer_size); a prefix of several names is ambiguous and stops the \
-                start. Any new option with the same prefix makes a working line ambiguous, and MySQL 8.0 \
+                start. Any new option with the same prefix makes a working line ambiguous, and MySQL 5.7 \
                 and later accept no prefixes at all, so write the full name.",
     sources: &[
         "https://mariadb.com/kb/en/mariadbd-options/",
-        "https://dev.mysql.com/doc/refman/8.0/en/program-options.html",
+        "https://dev.mysql.com/worklog/task/?id=6978",
     ],
 };
 
