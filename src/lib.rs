@@ -11,6 +11,7 @@ pub mod cnf;
 pub mod collect;
 pub mod facts;
 pub mod generate;
+pub mod input;
 pub mod lint;
 pub mod report;
 pub mod rules;

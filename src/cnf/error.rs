@@ -62,6 +62,10 @@ pub enum CnfErrorKind {
     /// Includes nested deeper than the server's limit; the server skips the
     /// directive with a warning, and so does mytune.
     IncludeTooDeep,
+    /// The includes of one top file read more than [`crate::cnf::MAX_INCLUDED_FILES`]
+    /// files or [`crate::cnf::MAX_INCLUDED_BYTES`] bytes (a directory that
+    /// includes itself fans out exponentially); mytune stops following them.
+    IncludeBudget,
     /// The file is writable by everyone. The server ignores such files with a
     /// warning; mytune still reads it so its content can be checked.
     WorldWritable,
@@ -101,6 +105,7 @@ impl CnfErrorKind {
             CnfErrorKind::IncludeDirUnreadable => "includedir-unreadable",
             CnfErrorKind::IncludeCycle => "include-cycle",
             CnfErrorKind::IncludeTooDeep => "include-too-deep",
+            CnfErrorKind::IncludeBudget => "include-budget",
             CnfErrorKind::WorldWritable => "world-writable",
         }
     }

@@ -94,9 +94,13 @@ struct Raw {
 impl ProjectConfig {
     /// Read and check one `mytune.toml`.
     pub fn load(path: &Path) -> Result<ProjectConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            path: path.to_path_buf(),
-            message: format!("cannot read: {e}"),
+        let text = crate::input::read_text(path).map_err(|e| {
+            let full = e.to_string();
+            let prefix = format!("{}: ", path.display());
+            ConfigError {
+                path: path.to_path_buf(),
+                message: full.strip_prefix(&prefix).unwrap_or(&full).to_string(),
+            }
         })?;
         ProjectConfig::parse(&text, path)
     }

@@ -77,11 +77,10 @@ pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
     let forced = opts.config.map(Path::to_path_buf);
     let mut upward_cache: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
     for path in files {
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::input::read_bytes(path) {
             Ok(b) => b,
             Err(e) => {
-                out.errors
-                    .push(format!("{}: cannot read: {e}", path.display()));
+                out.errors.push(e.to_string());
                 continue;
             }
         };
