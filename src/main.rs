@@ -23,6 +23,13 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
+            if e.chain().any(|c| {
+                c.downcast_ref::<commands::out::OutputError>()
+                    .is_some_and(commands::out::OutputError::is_broken_pipe)
+            }) {
+                // The reader has what it wanted (`| head`): end quietly.
+                return ExitCode::from(141);
+            }
             eprintln!("mytune: error: {e:#}");
             ExitCode::from(2)
         }

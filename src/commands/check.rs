@@ -102,8 +102,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
     let (mut facts, source, live) = match &args.snapshot {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = mytune::input::read_text_or_stdin(path)?;
             let facts =
                 Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             (facts, format!("snapshot {}", path.display()), false)
@@ -194,7 +193,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         CheckFormat::Json => report::check_json::render(&report, args.verbose),
         CheckFormat::Markdown => check_markdown::render(&report),
     };
-    print!("{out}");
+    super::emit(&out)?;
     Ok(if report::reaches(&report.findings, args.fail_on) {
         ExitCode::from(1)
     } else {

@@ -2,10 +2,9 @@
 //! described), the target, the deployment profile, extra rules, and turning
 //! them into a [`Plan`].
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use mytune::collect::{HostDescription, HostPaths};
@@ -186,15 +185,7 @@ impl GenArgs {
 }
 
 fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
-    let text = if path == Path::new("-") {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("cannot read the snapshot from standard input")?;
-        s
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
+    let text = mytune::input::read_text_or_stdin(path)?;
     Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 

@@ -1,7 +1,6 @@
 //! `mytune gen-cnf`: a commented option file for this host or a described
 //! one, written from the rules' recommendations.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,9 +47,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let base_text = match &args.base {
-        Some(p) => Some(
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
-        ),
+        Some(p) => Some(mytune::input::read_text(p)?),
         None => None,
     };
     let mut resolved = args.common.resolve("gen-cnf", live)?;
@@ -84,9 +81,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
         header.push(format!("Warning: {w}."));
     }
     let text = generate::cnf::render(&resolved.plan, &header, base_text.as_deref(), origin)?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .context("cannot write the option file")?;
+    super::emit(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

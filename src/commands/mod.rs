@@ -8,12 +8,15 @@ pub mod gen_cnf;
 pub mod gen_limits;
 pub mod gen_sysctl;
 pub mod lint;
+pub mod out;
 pub mod rules;
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use mytune::rules::RuleSet;
+
+pub use out::emit;
 
 /// Load the catalog; a broken rule file prints one `file:line:col: message`
 /// line and yields exit code 2.
