@@ -5,6 +5,7 @@
 //! maps errors to exit codes. See `DESIGN.md` in the README for the data flow:
 //! collect facts → evaluate rules → report or generate.
 
+pub mod atomic;
 pub mod catalog;
 pub mod check;
 pub mod cnf;

@@ -140,7 +140,9 @@ pub fn collect(
             Vec::new()
         }
     };
-    let variables = s.name_values("SHOW GLOBAL VARIABLES", "SHOW GLOBAL VARIABLES")?;
+    let mut variables = s.name_values("SHOW GLOBAL VARIABLES", "SHOW GLOBAL VARIABLES")?;
+    // Credentials (report_password, wsrep_sst_auth, ...) never reach facts.
+    crate::facts::server::redact_credentials(&mut variables);
     let first_at = Instant::now();
     let status = s.name_values("SHOW GLOBAL STATUS", "SHOW GLOBAL STATUS")?;
 
@@ -221,6 +223,30 @@ pub fn collect(
     Ok((facts, skipped))
 }
 
+/// `mysql.global_priv` with every non-empty authentication string (main and
+/// `auth_or`) replaced by `*` on the server: the audit only needs to know
+/// which are empty, and the hashes stay on the server.
+pub const GLOBAL_PRIV_SQL: &str = "SELECT User, Host, REGEXP_REPLACE(Priv, \
+     '\"authentication_string\": *\"[^\"]+\"', '\"authentication_string\":\"*\"') \
+     FROM mysql.global_priv";
+
+/// `mysql.user` as (User, Host, plugin, auth_empty, account_locked,
+/// is_role): `auth_empty` is `1` when the account has no authentication
+/// string, so the hash itself is never sent.
+pub fn user_table_sql(flavor: Flavor, version: Version) -> &'static str {
+    if flavor != Flavor::Mariadb && version >= Version::new(5, 7, 0) {
+        "SELECT User, Host, plugin, authentication_string = '' AS auth_empty, \
+         account_locked, 'N' AS is_role FROM mysql.user"
+    } else if flavor == Flavor::Mariadb {
+        // MariaDB before 10.4: the old Password column too, and roles.
+        "SELECT User, Host, plugin, (authentication_string = '' AND Password = '') AS auth_empty, \
+         'N' AS account_locked, is_role FROM mysql.user"
+    } else {
+        "SELECT User, Host, plugin, (authentication_string = '' AND Password = '') AS auth_empty, \
+         'N' AS account_locked, 'N' AS is_role FROM mysql.user"
+    }
+}
+
 fn uses_global_priv(flavor: Flavor, version: Version) -> bool {
     flavor == Flavor::Mariadb && version >= Version::new(10, 4, 0)
 }
@@ -231,7 +257,7 @@ fn read_accounts(
     version: Version,
 ) -> Result<Vec<AccountRow>, mysql::Error> {
     if uses_global_priv(flavor, version) {
-        let rows = s.rows("SELECT User, Host, Priv FROM mysql.global_priv")?;
+        let rows = s.rows(GLOBAL_PRIV_SQL)?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -243,8 +269,9 @@ fn read_accounts(
             })
             .collect())
     } else {
-        // Columns differ by version: read them all and pick by name.
-        let rows = s.rows("SELECT * FROM mysql.user")?;
+        // Only whether the authentication string is empty is asked for, so
+        // no hash crosses the wire; the columns differ by version.
+        let rows = s.rows(user_table_sql(flavor, version))?;
         Ok(rows
             .iter()
             .map(|r| {

@@ -70,13 +70,27 @@ pub struct Skipped {
 impl Facts {
     /// Read a snapshot, rejecting versions this build does not understand.
     pub fn from_json(text: &str) -> Result<Facts, String> {
-        let facts: Facts =
+        let mut facts: Facts =
             serde_json::from_str(text).map_err(|e| format!("not a mytune snapshot: {e}"))?;
         if facts.schema_version > SCHEMA_VERSION {
             return Err(format!(
                 "snapshot schema {} is newer than this mytune understands ({SCHEMA_VERSION})",
                 facts.schema_version
             ));
+        }
+        if let Some(h) = &facts.host {
+            // A host without memory or CPUs cannot be advised on: every
+            // ratio would be a division by zero or a zero recommendation.
+            if h.memory.total_bytes == 0 || h.memory.effective_bytes == 0 {
+                return Err("the snapshot's host has 0 bytes of memory; not a real host".into());
+            }
+            if h.cpu.logical == 0 || h.cpu.effective == 0 {
+                return Err("the snapshot's host has 0 CPUs; not a real host".into());
+            }
+        }
+        // Snapshots written before credentials were redacted may hold them.
+        if let Some(s) = &mut facts.server {
+            server::redact_credentials(&mut s.variables);
         }
         Ok(facts)
     }
