@@ -78,7 +78,7 @@ impl Session {
         ServerError::Query {
             what,
             endpoint: self.cfg.endpoint(),
-            message: connect::scrub(&e.to_string(), self.cfg.password.as_ref()),
+            message: connect::describe(e, &self.cfg),
         }
     }
 
@@ -136,7 +136,7 @@ pub fn collect(
             .collect(),
         Err(e) => {
             grants_refused_1290 = matches!(&e, mysql::Error::MySqlError(me) if me.code == 1290);
-            skipped.push(skip_reason("grants", &e, "SHOW GRANTS"));
+            skipped.push(skip_reason(&s.cfg, "grants", &e, "SHOW GRANTS"));
             Vec::new()
         }
     };
@@ -168,7 +168,12 @@ pub fn collect(
             } else {
                 "mysql.user"
             };
-            skipped.push(skip_reason("accounts", &e, &format!("SELECT on {table}")));
+            skipped.push(skip_reason(
+                &s.cfg,
+                "accounts",
+                &e,
+                &format!("SELECT on {table}"),
+            ));
             grant_tables_skipped.then(|| AccountAudit {
                 grant_tables_skipped,
                 ..Default::default()
@@ -188,11 +193,29 @@ pub fn collect(
 
     let sample = match opts.interval {
         Some(total) if !total.is_zero() => {
+            let mut last_ping = Instant::now();
             loop {
                 let waited = first_at.elapsed();
                 progress(waited.min(total), total);
                 if waited >= total {
                     break;
+                }
+                // A server that stops during the wait is reported now, not
+                // when the wait is over (COM_PING is not a statement).
+                if last_ping.elapsed() >= Duration::from_secs(1) {
+                    last_ping = Instant::now();
+                    if let Err(e) = s.conn.ping() {
+                        return Err(ServerError::Query {
+                            what: "the --interval wait",
+                            endpoint: s.cfg.endpoint(),
+                            message: format!(
+                                "the server stopped answering {:.1} s into the {} s wait: {}",
+                                waited.as_secs_f64(),
+                                total.as_secs(),
+                                connect::describe(&e, &s.cfg)
+                            ),
+                        });
+                    }
                 }
                 std::thread::sleep((total - waited).min(Duration::from_millis(200)));
             }
@@ -399,7 +422,7 @@ fn collect_data_size(
             } else {
                 format!(
                     "{what}: {}",
-                    skip_reason("", &e, "SELECT on information_schema.TABLES").reason
+                    skip_reason(&s.cfg, "", &e, "SELECT on information_schema.TABLES").reason
                 )
             };
             skipped.push(Skipped {
@@ -456,13 +479,12 @@ fn is_timeout(e: &mysql::Error) -> bool {
 
 /// A skipped part: "needs PRIVILEGE" for privilege errors, the server's
 /// message otherwise.
-fn skip_reason(what: &str, e: &mysql::Error, privilege: &str) -> Skipped {
+fn skip_reason(cfg: &ConnectionConfig, what: &str, e: &mysql::Error, privilege: &str) -> Skipped {
     let reason = match e {
         mysql::Error::MySqlError(me) if PRIVILEGE_ERRORS.contains(&me.code) => {
             format!("needs {privilege}")
         }
-        mysql::Error::MySqlError(me) => format!("server error {}: {}", me.code, me.message),
-        other => other.to_string(),
+        other => connect::describe(other, cfg),
     };
     Skipped {
         what: what.to_string(),
