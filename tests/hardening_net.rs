@@ -304,3 +304,51 @@ fn a_password_on_the_command_line_prints_the_mysql_clients_warning() {
     );
     assert!(!err.contains("SECRET123"), "{err}");
 }
+
+#[test]
+fn parts_skipped_for_a_missing_privilege_are_warn_findings_naming_it() {
+    let Some(server) = mariadb::TestServer::start("") else {
+        return;
+    };
+    server
+        .sql("CREATE USER lowpriv@localhost IDENTIFIED BY 'low-pass-42'")
+        .unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "check",
+            "--no-defaults",
+            "-S",
+            server.socket.to_str().unwrap(),
+            "-u",
+            "lowpriv",
+            "--format",
+            "json",
+        ])
+        .env("MYSQL_PWD", "low-pass-42")
+        .output()
+        .unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", stderr(&o)));
+    let mt014: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "MT014")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        mt014
+            .iter()
+            .any(|m| m.contains("needs SELECT on mysql.global_priv")),
+        "{mt014:?}"
+    );
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "MT014" && f["severity"] == "warn")
+    );
+    // The default gate (--fail-on warn) does not pass on what was never read.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}

@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 
 use mytune::catalog::Catalog;
 use mytune::check::drift::{self, DriftInput};
+use mytune::check::skipped;
 use mytune::check::{CheckReport, Header, Selection};
 use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
@@ -91,6 +92,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             || k.eq_ignore_ascii_case("config")
             || drift::ALL
                 .iter()
+                .chain(&skipped::ALL)
                 .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
     });
     if !unknown.is_empty() {
@@ -156,6 +158,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             edited_after_start: &edited,
         }));
     }
+    // A part skipped for a missing privilege is a finding, so --fail-on
+    // gates cannot pass on what was never read.
+    findings.extend(skipped::findings(&facts.skipped));
     findings.retain(|f| selection.keeps_finding(f));
     let not_applicable = if args.verbose {
         evaluation

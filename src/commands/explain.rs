@@ -18,6 +18,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         let check = mytune::lint::checks::get(&args.code).or_else(|| {
             mytune::check::drift::ALL
                 .iter()
+                .chain(&mytune::check::skipped::ALL)
                 .find(|c| c.code.eq_ignore_ascii_case(&args.code) || c.name == args.code)
         });
         if let Some(check) = check {
