@@ -576,3 +576,96 @@ fn option_file_errors_never_quote_a_password() {
         "{all}"
     );
 }
+
+#[test]
+fn an_include_of_proc_self_cmdline_does_not_echo_the_command_line_password() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("f.cnf"), "!include /proc/self/cmdline\n").unwrap();
+    // Port 1 on 127.0.0.1: nothing listens; the option file fails first.
+    let o = run(
+        d.path(),
+        &[
+            "collect",
+            "--defaults-file",
+            "f.cnf",
+            "-pSECRET123",
+            "-h",
+            "127.0.0.1",
+            "-P",
+            "1",
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("/proc/self/cmdline:1:1"), "{err}");
+    assert!(!err.contains("SECRET123"), "{err}");
+    assert!(
+        err.contains("Using a password on the command line interface can be insecure."),
+        "{err}"
+    );
+}
+
+// ------------------------------------------------------------------ values
+
+#[test]
+fn a_bare_number_for_memory_is_an_error_suggesting_the_unit() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(d.path(), &["gen-cnf", "--memory", "64", "--cpus", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("'64' has no unit: 64 bytes? write 64G"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(d.path().join("mytune.toml"), "memory = 64\ncpus = 4\n").unwrap();
+    std::fs::write(d.path().join("my.cnf"), "[mysqld]\nmax_connections = 100\n").unwrap();
+    let o = run(d.path(), &["lint", "my.cnf"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("memory: '64' has no unit: 64 bytes? write 64G"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn decimal_sizes_as_mytune_prints_them_are_accepted() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(d.path(), &["gen-cnf", "--memory", "23.5G", "--cpus", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(
+        d.path().join("mytune.toml"),
+        "memory = \"23.5G\"\ncpus = 2\n",
+    )
+    .unwrap();
+    std::fs::write(d.path().join("my.cnf"), "[mysqld]\nmax_connections = 100\n").unwrap();
+    let o = run(d.path(), &["lint", "my.cnf"]);
+    assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn kernel_and_systemd_values_that_make_no_sense_are_reported() {
+    let d = tempfile::tempdir().unwrap();
+    let sysctl = d.path().join("sysctl.d");
+    std::fs::create_dir(&sysctl).unwrap();
+    std::fs::write(
+        sysctl.join("90-db.conf"),
+        "net.ipv4.ip_local_port_range = 60999 1024\nnet.core.somaxconn = -5\n",
+    )
+    .unwrap();
+    let dropin = d.path().join("mariadb.service.d");
+    std::fs::create_dir(&dropin).unwrap();
+    std::fs::write(dropin.join("limits.conf"), "[Service]\nLimitNOFILE=10:5\n").unwrap();
+    let o = run(d.path(), &["lint", "sysctl.d", "mariadb.service.d"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("MT010") && out.contains("the first port (60999) is above the last (1024)"),
+        "{out}"
+    );
+    assert!(out.contains("-5 is outside 0.."), "{out}");
+    assert!(
+        out.contains("LimitNOFILE=10:5: the soft limit is above the hard limit"),
+        "{out}"
+    );
+    assert!(!out.contains("-59974"), "{out}");
+}

@@ -352,10 +352,21 @@ fn quotes_secret(group: Option<&str>, text: &str, kind: CnfErrorKind) -> bool {
             && g != "mariadb-client"
     });
     let lower = text.to_ascii_lowercase();
-    !server_group
-        || ["pass", "pwd", "secret", "auth", "key"]
-            .iter()
-            .any(|w| lower.contains(w))
+    let names_secret = ["pass", "pwd", "secret", "auth", "key"]
+        .iter()
+        .any(|w| lower.contains(w));
+    if kind == CnfErrorKind::OptionWithoutGroup {
+        // Quoted when it is a plain option name (`port`), so the message
+        // stays useful; an included file that is not an option file (say
+        // /proc/self/cmdline, holding a -pSECRET) is not.
+        let name = text.split('=').next().unwrap_or("").trim();
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        return names_secret || !plain;
+    }
+    !server_group || names_secret
 }
 
 /// The message of an issue whose usual text quotes the line, without the
@@ -370,6 +381,9 @@ fn unquoted_message(kind: CnfErrorKind) -> &'static str {
         }
         CnfErrorKind::UnknownDirective => {
             "unknown directive (only !include and !includedir exist); the server ignores this line (not quoted: it may hold a password)"
+        }
+        CnfErrorKind::OptionWithoutGroup => {
+            "an option comes before any [group] header; the server refuses to start (add e.g. [mysqld] above it; the line is not quoted: it may hold a password)"
         }
         CnfErrorKind::UnclosedGroup => {
             "group header has no closing ']'; the server refuses to start (not quoted: it may hold a password)"

@@ -307,6 +307,25 @@ fn client_options(path: &Path) -> Result<Vec<(String, Option<String>)>, String> 
         .map(|e| e.location.file.as_path())
         .collect();
     let groups = client_groups();
+    // The driver sends a password as UTF-8 text; one with other bytes would
+    // go out altered (U+FFFD), so it is refused instead.
+    let bad_bytes: Vec<(&Path, u32)> = loaded
+        .errors
+        .iter()
+        .filter(|e| e.kind == cnf::CnfErrorKind::InvalidUtf8)
+        .map(|e| (e.location.file.as_path(), e.location.line))
+        .collect();
+    if let Some(e) = loaded.entries.iter().find(|e| {
+        groups.iter().any(|g| g == e.group_as_read())
+            && matches!(e.name.as_str(), "password" | "pass")
+            && bad_bytes.contains(&(e.location.file.as_path(), e.location.line))
+    }) {
+        return Err(format!(
+            "{}: the password is not UTF-8 text, and mytune can only send it altered; \
+             give it with -p (prompt) or MYSQL_PWD",
+            e.location
+        ));
+    }
     Ok(loaded
         .entries
         .into_iter()
@@ -928,6 +947,16 @@ mod tests {
         std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o666)).unwrap();
         let s = load_file_settings(&only(&f)).unwrap();
         assert_eq!(s.user, None);
+    }
+
+    #[test]
+    fn a_password_that_is_not_utf8_is_refused_not_altered() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("my.cnf");
+        std::fs::write(&p, b"[client]\npassword = SECRET\xffxyz\n").unwrap();
+        let e = load_file_settings(&only(&p)).unwrap_err().to_string();
+        assert!(e.contains("my.cnf:2:1: the password is not UTF-8"), "{e}");
+        assert!(!e.contains("SECRET"), "{e}");
     }
 
     #[test]

@@ -191,7 +191,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 fn parse_memory(s: &str) -> Result<u64, String> {
-    crate::units::parse_size(s)
+    crate::units::parse_memory(s)
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
-    mytune::units::parse_size(s)
+    mytune::units::parse_memory(s)
 }
 
 fn parse_workload(s: &str) -> Result<Workload, String> {

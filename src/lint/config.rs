@@ -138,11 +138,16 @@ impl ProjectConfig {
 
         let memory = match &raw.memory {
             None => None,
-            Some(toml::Value::String(s)) => Some(
-                units::parse_size(s)
-                    .map_err(|e| err(format!("memory: '{s}' is not a size ({e})")))?,
-            ),
-            Some(toml::Value::Integer(n)) if *n > 0 => Some(*n as u64),
+            Some(toml::Value::String(s)) => {
+                Some(units::parse_memory(s).map_err(|e| err(format!("memory: {e}")))?)
+            }
+            Some(toml::Value::Integer(n)) => {
+                let why = match units::parse_memory(&n.to_string()) {
+                    Err(e) => e,
+                    Ok(_) => "expected a size such as \"64G\"".to_string(),
+                };
+                return Err(err(format!("memory: {why}")));
+            }
             Some(other) => {
                 return Err(err(format!(
                     "memory: expected a size such as \"64G\", found {other}"
