@@ -88,9 +88,16 @@ pub fn parse_memory(s: &str) -> Result<u64, String> {
         if !bytes.is_finite() || bytes >= u64::MAX as f64 {
             return Err(format!("'{s}' is too large"));
         }
-        return Ok(bytes.round() as u64);
+        return nonzero(s, bytes.round() as u64);
     }
-    parse_size(t)
+    nonzero(s, parse_size(t)?)
+}
+
+fn nonzero(s: &str, n: u64) -> Result<u64, String> {
+    if n == 0 {
+        return Err(format!("'{s}' is no memory at all"));
+    }
+    Ok(n)
 }
 
 /// Print a byte count with the largest suffix that divides it exactly
@@ -152,6 +159,7 @@ mod memory_tests {
         assert!(parse_memory("1.G").is_err());
         assert!(parse_memory("1.5").is_err());
         assert!(parse_memory("-1.5G").is_err());
+        assert!(parse_memory("0G").is_err());
     }
 }
 

@@ -79,13 +79,19 @@ impl Facts {
             ));
         }
         if let Some(h) = &facts.host {
-            // A host without memory or CPUs cannot be advised on: every
-            // ratio would be a division by zero or a zero recommendation.
-            if h.memory.total_bytes == 0 || h.memory.effective_bytes == 0 {
-                return Err("the snapshot's host has 0 bytes of memory; not a real host".into());
+            // 0 with no source means "not known" (a remote host described
+            // with --memory only); 0 that a source claims is not a host.
+            if h.memory.effective_bytes == 0 && !h.memory.effective_source.is_empty() {
+                return Err(format!(
+                    "the snapshot's host has 0 bytes of memory (from {}); not a real host",
+                    h.memory.effective_source
+                ));
             }
-            if h.cpu.logical == 0 || h.cpu.effective == 0 {
-                return Err("the snapshot's host has 0 CPUs; not a real host".into());
+            if h.cpu.effective == 0 && !h.cpu.effective_source.is_empty() {
+                return Err(format!(
+                    "the snapshot's host has 0 CPUs (from {}); not a real host",
+                    h.cpu.effective_source
+                ));
             }
         }
         // Snapshots written before credentials were redacted may hold them.

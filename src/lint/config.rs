@@ -167,17 +167,18 @@ impl ProjectConfig {
             let source = format!("{}", path.display());
             HostFacts {
                 source: HostSource::Described,
+                // A value not given stays unknown: 0 with no source.
                 memory: Memory {
                     total_bytes: memory.unwrap_or(0),
                     cgroup_limit_bytes: None,
                     effective_bytes: memory.unwrap_or(0),
-                    effective_source: source.clone(),
+                    effective_source: memory.map(|_| source.clone()).unwrap_or_default(),
                 },
                 cpu: Cpu {
                     logical: raw.cpus.unwrap_or(0),
                     cgroup_quota: None,
                     effective: raw.cpus.unwrap_or(0),
-                    effective_source: source,
+                    effective_source: raw.cpus.map(|_| source).unwrap_or_default(),
                 },
                 datadir_disk: disk.map(|kind| Disk {
                     kind,
