@@ -18,3 +18,16 @@ pub mod report;
 pub mod rules;
 pub mod target;
 pub mod units;
+
+/// `eprintln!` that never panics and never passes a control character
+/// through: a message can quote a value from a file or a server, and a
+/// closed or full standard error must not turn into exit 101 (the exit code
+/// still tells what happened).
+#[macro_export]
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::report::safe::escape(&line));
+    }};
+}

@@ -30,7 +30,7 @@ fn main() -> ExitCode {
                 // The reader has what it wanted (`| head`): end quietly.
                 return ExitCode::from(141);
             }
-            eprintln!("mytune: error: {e:#}");
+            mytune::stderr_line!("mytune: error: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -669,3 +669,36 @@ fn kernel_and_systemd_values_that_make_no_sense_are_reported() {
     );
     assert!(!out.contains("-59974"), "{out}");
 }
+
+#[test]
+fn a_full_or_closed_stderr_is_not_a_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for args in [
+        &["lint", "/nonexistent.cnf"][..],
+        &["check", "--snapshot", "/nonexistent.json"],
+        &["collect", "--no-defaults", "-h", "127.0.0.1", "-P", "1"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(root)
+            .stdout(Stdio::null())
+            .stderr(full)
+            .status()
+            .unwrap();
+        assert_eq!(o.code(), Some(2), "{args:?}");
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(root)
+            .stdout(Stdio::null())
+            .stderr(writer)
+            .status()
+            .unwrap();
+        assert_eq!(o.code(), Some(2), "{args:?}");
+    }
+}

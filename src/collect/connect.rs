@@ -443,7 +443,7 @@ pub fn resolve(
 pub fn resolve_from_env(args: &ConnectArgs) -> Result<ConnectionConfig, ConnectError> {
     if matches!(args.password, Some(Some(_))) {
         // What the mysql client says: the value stays visible in `ps`.
-        eprintln!(
+        crate::stderr_line!(
             "mytune: [Warning] Using a password on the command line interface can be insecure."
         );
     }

@@ -3,7 +3,7 @@
 //! [`CollectFlags`] into the command and call [`CollectFlags::collect`].
 //! Parsing only; nothing here touches a server until `collect` is called.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use clap::Args;
@@ -94,9 +94,9 @@ impl CollectFlags {
         let tty = std::io::stderr().is_terminal();
         let mut progress = |waited: Duration, total: Duration| {
             if tty {
-                eprint!("\r{}", progress_line(waited, total));
+                let _ = write!(std::io::stderr(), "\r{}", progress_line(waited, total));
                 if waited >= total {
-                    eprint!("\r{:width$}\r", "", width = 60);
+                    let _ = write!(std::io::stderr(), "\r{:width$}\r", "", width = 60);
                 }
             }
         };
@@ -125,7 +125,7 @@ impl Deadline {
             .name("mytune-deadline".into())
             .spawn(move || {
                 if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(limit) {
-                    eprintln!(
+                    crate::stderr_line!(
                         "mytune: error: timed out after {} s: the server is too slow to answer (--timeout)",
                         limit.as_secs()
                     );

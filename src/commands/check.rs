@@ -218,7 +218,7 @@ fn load_config(paths: &[PathBuf], target: &mytune::target::Target) -> anyhow::Re
     for path in paths {
         let loaded = cnf::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
         for e in &loaded.errors {
-            eprintln!("mytune: {e} (see `mytune lint`)");
+            mytune::stderr_line!("mytune: {e} (see `mytune lint`)");
         }
         let eff = loaded.effective(&groups);
         merged.files.extend(eff.files);

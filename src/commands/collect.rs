@@ -32,7 +32,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
             // survives a failed write.
             let w = atomic::write(path, (json + "\n").as_bytes(), 0o600, Backup::None)?;
             if let Some(target) = w.replaced_link {
-                eprintln!(
+                mytune::stderr_line!(
                     "mytune: {} was a symbolic link to {}; replaced it with the snapshot (the link's target is unchanged)",
                     path.display(),
                     target.display()
@@ -44,7 +44,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(server) = &facts.server {
-        eprintln!(
+        mytune::stderr_line!(
             "mytune: collected {} {} from {endpoint} in {} queries{}",
             server.flavor,
             server.version,
@@ -56,7 +56,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
         );
     }
     for s in &facts.skipped {
-        eprintln!("mytune: skipped {}: {}", s.what, s.reason);
+        mytune::stderr_line!("mytune: skipped {}: {}", s.what, s.reason);
     }
     Ok(ExitCode::SUCCESS)
 }

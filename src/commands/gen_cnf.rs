@@ -77,7 +77,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     };
     let mut header = resolved.header.clone();
     for w in resolved.plan.shortfalls() {
-        eprintln!("mytune gen-cnf: warning: {w}");
+        mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }
     let text = generate::cnf::render(&resolved.plan, &header, base_text.as_deref(), origin)?;

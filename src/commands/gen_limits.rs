@@ -48,12 +48,12 @@ pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
                         .with_context(|| format!("cannot create {}", parent.display()))?;
                 }
                 let w = atomic::write(&path, f.text.as_bytes(), 0o644, Backup::Keep)?;
-                eprintln!("mytune: wrote {} (install at {})", path.display(), f.path);
+                mytune::stderr_line!("mytune: wrote {} (install at {})", path.display(), f.path);
                 if let Some(bak) = w.backup {
-                    eprintln!("mytune: kept the previous file as {}", bak.display());
+                    mytune::stderr_line!("mytune: kept the previous file as {}", bak.display());
                 }
                 if let Some(target) = w.replaced_link {
-                    eprintln!(
+                    mytune::stderr_line!(
                         "mytune: {} was a symbolic link to {}; replaced the link, not its target",
                         path.display(),
                         target.display()

@@ -18,7 +18,7 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     let (files, walk_errors) = walk::files(&args.files, &exclude);
     let mut failed = false;
     for e in &walk_errors {
-        eprintln!("mytune: {e}");
+        mytune::stderr_line!("mytune: {e}");
         failed = true;
     }
     let opts = LintOptions {
@@ -28,15 +28,15 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     };
     let outcome = lint_files(&files, &opts);
     for e in &outcome.errors {
-        eprintln!("mytune: {e}");
+        mytune::stderr_line!("mytune: {e}");
         failed = true;
     }
     if args.verbose {
         for n in &outcome.notes {
-            eprintln!("note: {n}");
+            mytune::stderr_line!("note: {n}");
         }
         for n in &outcome.not_applicable {
-            eprintln!("note: {} not applicable: {}", n.code, n.reason);
+            mytune::stderr_line!("note: {} not applicable: {}", n.code, n.reason);
         }
     }
     let findings = &outcome.findings;

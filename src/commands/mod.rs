@@ -22,7 +22,7 @@ pub use out::emit;
 /// line and yields exit code 2.
 pub fn load_rules(dir: Option<&Path>) -> Result<RuleSet, ExitCode> {
     RuleSet::load(dir).map_err(|e| {
-        eprintln!("{e}");
+        mytune::stderr_line!("{e}");
         ExitCode::from(2)
     })
 }
