@@ -114,12 +114,13 @@ impl CollectFlags {
 /// "timed out after N s" unless the guard is dropped first. Per-read
 /// timeouts cannot bound a server that sends a byte every few seconds; this
 /// does, whatever the server does.
-struct Deadline {
+pub struct Deadline {
     _done: std::sync::mpsc::Sender<()>,
 }
 
 impl Deadline {
-    fn start(limit: Duration) -> Deadline {
+    /// Arm the deadline; it is disarmed when the guard is dropped.
+    pub fn start(limit: Duration) -> Deadline {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         let _ = std::thread::Builder::new()
             .name("mytune-deadline".into())
@@ -138,7 +139,7 @@ impl Deadline {
 
 /// A duration that must not be 0 (the server and the driver read 0 as
 /// "no limit").
-fn parse_time_box(s: &str) -> Result<Duration, String> {
+pub fn parse_time_box(s: &str) -> Result<Duration, String> {
     let d = parse_duration(s)?;
     if d < Duration::from_millis(1) {
         return Err(format!(

@@ -35,6 +35,11 @@ pub struct GenCnfArgs {
     pub from_server: bool,
     #[command(flatten)]
     pub connect: ConnectArgs,
+    /// With --from-server: give up after DURATION in all ("timed out",
+    /// exit 2).
+    #[arg(long, value_name = "DURATION", default_value = "5m",
+          value_parser = mytune::collect::flags::parse_time_box)]
+    pub timeout: std::time::Duration,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
@@ -88,6 +93,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
 /// Read the live server (and this host when the server is local).
 fn collect_server(args: &GenCnfArgs) -> anyhow::Result<Facts> {
     let cfg = collect::connect::resolve_from_env(&args.connect)?;
+    let _deadline = mytune::collect::flags::Deadline::start(args.timeout);
     let host_mode = HostMode {
         disabled: false,
         description: args.common.description(),
