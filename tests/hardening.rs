@@ -702,3 +702,38 @@ fn a_full_or_closed_stderr_is_not_a_panic() {
         assert_eq!(o.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn findings_never_quote_a_credential_from_an_option_file() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("my.cnf"),
+        "[mysqld]\nreport_password = SECRET3\nreport-password = SECRET4\nwsrep_sst_auth = u:SECRET5\nmax_connections = 5\n",
+    )
+    .unwrap();
+    let o = run(d.path(), &["lint", "my.cnf"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("MT006") && out.contains("this value (***)"),
+        "{out}"
+    );
+    assert!(!out.contains("SECRET"), "{out}");
+    // Drift against a snapshot: credentials are not compared or shown.
+    snapshot_with(d.path(), |_| {});
+    for format in ["text", "json"] {
+        let o = run(
+            d.path(),
+            &[
+                "check",
+                "--snapshot",
+                "snap.json",
+                "--config",
+                "my.cnf",
+                "--format",
+                format,
+            ],
+        );
+        assert!(!stdout(&o).contains("SECRET"), "{format}: {}", stdout(&o));
+        assert!(!stderr(&o).contains("SECRET"), "{format}");
+    }
+}

@@ -98,7 +98,7 @@ pub const REDACTED: &str = "(set; value not stored)";
 
 /// Variables that hold a credential by name: a password, a key, a secret or
 /// `user:password` (`wsrep_sst_auth`).
-fn is_credential_name(name: &str) -> bool {
+pub fn is_credential_name(name: &str) -> bool {
     const EXACT: [&str; 2] = ["wsrep_sst_auth", "file_key_management_filekey"];
     const SUFFIXES: [&str; 9] = [
         "_password",
@@ -123,6 +123,12 @@ fn is_setting_value(value: &str) -> bool {
         .iter()
         .any(|w| v.eq_ignore_ascii_case(w))
         || (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Does `value` of variable `name` hold a credential (not a switch or a
+/// number)? Messages show such values as `***`.
+pub fn is_credential(name: &str, value: &str) -> bool {
+    !value.is_empty() && is_credential_name(name) && !is_setting_value(value)
 }
 
 /// Replace the values of credential variables (`report_password`,

@@ -296,7 +296,13 @@ fn check_server_entry(
         out.push(finding(
             &checks::INVALID_VALUE,
             sev,
-            format!("{} = {value}: {}; {effect}", info.name, why.message),
+            format!(
+                "{} = {}: {}; {effect}",
+                info.name,
+                shown(&info.name, value),
+                why.message
+                    .replace(value.as_str(), &shown(&info.name, value))
+            ),
             Some(e.location.clone()),
             Some(info.name.clone()),
         ));
@@ -347,6 +353,16 @@ fn check_client_entry(e: &OptionEntry, group: &str, catalog: &Catalog, out: &mut
     }
 }
 
+/// A value as a message may show it: credentials (`report_password`, ...) as
+/// `***`.
+fn shown(name: &str, value: &str) -> String {
+    if crate::facts::server::is_credential(name, value) {
+        "***".to_string()
+    } else {
+        value.to_string()
+    }
+}
+
 /// Earlier occurrences of an option in the server's groups have no effect.
 fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Finding>) {
     let by_location: HashMap<&SourceLocation, &OptionEntry> =
@@ -358,7 +374,7 @@ fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Findi
                 == Some(opt.value.to_ascii_lowercase());
             let sev = if same { Severity::Info } else { Severity::Warn };
             let what = match &earlier {
-                Some(v) if !same => format!("this value ({v}) is ignored"),
+                Some(v) if !same => format!("this value ({}) is ignored", shown(&opt.name, v)),
                 _ => "this line has no effect".to_string(),
             };
             out.push(finding(
