@@ -90,7 +90,10 @@ impl CollectFlags {
     /// they came from (for messages).
     pub fn collect(&self) -> Result<(Facts, String), CollectError> {
         let cfg = collect::connect::resolve_from_env(&self.connect)?;
-        let _deadline = Deadline::start(self.timeout + self.interval.unwrap_or_default());
+        let _deadline = Deadline::start(
+            self.timeout
+                .saturating_add(self.interval.unwrap_or_default()),
+        );
         let tty = std::io::stderr().is_terminal();
         let mut progress = |waited: Duration, total: Duration| {
             if tty {
