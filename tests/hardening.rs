@@ -737,3 +737,51 @@ fn findings_never_quote_a_credential_from_an_option_file() {
         assert!(!stderr(&o).contains("SECRET"), "{format}");
     }
 }
+
+#[test]
+fn markdown_and_github_formats_keep_values_on_their_line_and_drop_escapes() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("my.cnf"),
+        "[mysqld]\nmax_connections = \"x\\n::error file=README.md,line=1::INJECTED\x1b[2J\"\n",
+    )
+    .unwrap();
+    for format in ["markdown", "github"] {
+        let out = stdout(&run(d.path(), &["lint", "--format", format, "my.cnf"]));
+        assert!(out.contains("INJECTED"), "{format}: {out}");
+        assert!(!out.contains('\x1b'), "{format}: {out}");
+        assert!(
+            !out.lines().any(|l| l.starts_with("::error file=README.md")),
+            "{format}: {out}"
+        );
+    }
+    // The check report in markdown: a drifting sql_mode and a version string
+    // holding a workflow command and an escape sequence.
+    snapshot_with(d.path(), |v| {
+        v["server"]["variables"]["sql_mode"] = "X\n::error file=README.md::INJECTED\x1b[2J".into();
+        v["server"]["version_string"] = "10.11.19-MariaDB\n::error::V".into();
+    });
+    std::fs::write(
+        d.path().join("drift.cnf"),
+        "[mysqld]\nsql_mode = STRICT_TRANS_TABLES\n",
+    )
+    .unwrap();
+    for format in ["markdown", "text"] {
+        let o = run(
+            d.path(),
+            &[
+                "check",
+                "--snapshot",
+                "snap.json",
+                "--config",
+                "drift.cnf",
+                "--format",
+                format,
+            ],
+        );
+        let out = stdout(&o);
+        assert!(out.contains("INJECTED"), "{format}: {out}");
+        assert!(!out.contains('\x1b'), "{format}: {out}");
+        assert!(!out.lines().any(|l| l.starts_with("::")), "{format}: {out}");
+    }
+}
