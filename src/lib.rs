@@ -5,14 +5,29 @@
 //! maps errors to exit codes. See `DESIGN.md` in the README for the data flow:
 //! collect facts → evaluate rules → report or generate.
 
+pub mod atomic;
 pub mod catalog;
 pub mod check;
 pub mod cnf;
 pub mod collect;
 pub mod facts;
 pub mod generate;
+pub mod input;
 pub mod lint;
 pub mod report;
 pub mod rules;
 pub mod target;
 pub mod units;
+
+/// `eprintln!` that never panics and never passes a control character
+/// through: a message can quote a value from a file or a server, and a
+/// closed or full standard error must not turn into exit 101 (the exit code
+/// still tells what happened).
+#[macro_export]
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::report::safe::escape(&line));
+    }};
+}

@@ -23,7 +23,14 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("mytune: error: {e:#}");
+            if e.chain().any(|c| {
+                c.downcast_ref::<commands::out::OutputError>()
+                    .is_some_and(commands::out::OutputError::is_broken_pipe)
+            }) {
+                // The reader has what it wanted (`| head`): end quietly.
+                return ExitCode::from(141);
+            }
+            mytune::stderr_line!("mytune: error: {e:#}");
             ExitCode::from(2)
         }
     }

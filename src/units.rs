@@ -52,6 +52,54 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("'{s}' is too large"))
 }
 
+/// Parse a host's memory as people write it (`64G`, `23.5G`, `512M`): a
+/// suffix is required, since a bare `64` is 64 bytes and almost certainly a
+/// mistake, and one decimal place is accepted, as mytune prints sizes
+/// (`human_size`). Not for option files: the server refuses fractions.
+pub fn parse_memory(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) {
+        let n: u64 = t.parse().map_err(|_| format!("'{s}' is too large"))?;
+        let hint = if n >= 1 << 20 {
+            format!("write {} if you mean {n} bytes", format_size(n))
+        } else {
+            format!("{n} bytes? write {n}G (or {n}M)")
+        };
+        return Err(format!("'{s}' has no unit: {hint}"));
+    }
+    if let Some((whole, rest)) = t.split_once('.') {
+        let (frac, suffix) = rest.split_at(rest.len().saturating_sub(1));
+        let mult = suffix
+            .chars()
+            .next()
+            .and_then(suffix_multiplier)
+            .ok_or_else(|| format!("'{s}' needs a unit: K, M, G, T, P or E (e.g. 23.5G)"))?;
+        if whole.is_empty()
+            || frac.is_empty()
+            || !whole.chars().all(|c| c.is_ascii_digit())
+            || !frac.chars().all(|c| c.is_ascii_digit())
+        {
+            return Err(format!("'{s}' is not a size such as 64G or 23.5G"));
+        }
+        let v: f64 = format!("{whole}.{frac}")
+            .parse()
+            .map_err(|_| format!("'{s}' is not a size such as 64G or 23.5G"))?;
+        let bytes = v * mult as f64;
+        if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+            return Err(format!("'{s}' is too large"));
+        }
+        return nonzero(s, bytes.round() as u64);
+    }
+    nonzero(s, parse_size(t)?)
+}
+
+fn nonzero(s: &str, n: u64) -> Result<u64, String> {
+    if n == 0 {
+        return Err(format!("'{s}' is no memory at all"));
+    }
+    Ok(n)
+}
+
 /// Print a byte count with the largest suffix that divides it exactly
 /// (`134217728` → `128M`), so the value can be pasted into an option file.
 pub fn format_size(bytes: u64) -> String {
@@ -84,6 +132,35 @@ pub fn human_size(bytes: u64) -> String {
         return "1 byte".into();
     }
     format!("{bytes} bytes")
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_number_is_not_a_memory_size() {
+        assert_eq!(
+            parse_memory("64").unwrap_err(),
+            "'64' has no unit: 64 bytes? write 64G (or 64M)"
+        );
+        assert!(
+            parse_memory("68719476736")
+                .unwrap_err()
+                .contains("write 64G")
+        );
+    }
+
+    #[test]
+    fn sizes_as_mytune_prints_them_are_accepted() {
+        assert_eq!(parse_memory("64G"), Ok(64 << 30));
+        assert_eq!(parse_memory("23.5G"), Ok(47 << 29));
+        assert_eq!(parse_memory(&human_size(1536 << 20)), Ok(1536 << 20));
+        assert!(parse_memory("1.G").is_err());
+        assert!(parse_memory("1.5").is_err());
+        assert!(parse_memory("-1.5G").is_err());
+        assert!(parse_memory("0G").is_err());
+    }
 }
 
 #[cfg(test)]

@@ -95,6 +95,11 @@ pub fn drift(input: &DriftInput) -> Vec<Finding> {
         if info.is_some_and(|v| !v.sysvar) {
             continue;
         }
+        // Credentials are not stored, so they cannot be compared, and a
+        // finding would print the file's value.
+        if crate::facts::server::is_credential_name(&opt.name) {
+            continue;
+        }
         let var_name = info.map_or(opt.name.as_str(), |v| v.name.as_str());
         let Some(running) = input.server.variables.get(var_name) else {
             let edited = (input.edited_after_start)(&opt.location.file);

@@ -84,11 +84,15 @@ impl Header {
             version_string: server.version_string.clone(),
             source,
             collected_at: facts.collected_at.clone(),
-            memory: host.map(|h| Resource {
-                value: h.memory.effective_bytes,
-                source: h.memory.effective_source.clone(),
-            }),
-            cpus: host.map(|h| Resource {
+            // 0 is "not known" (a remote host described with --memory only):
+            // shown as unknown, never as "0 CPUs".
+            memory: host
+                .filter(|h| h.memory.effective_bytes > 0)
+                .map(|h| Resource {
+                    value: h.memory.effective_bytes,
+                    source: h.memory.effective_source.clone(),
+                }),
+            cpus: host.filter(|h| h.cpu.effective > 0).map(|h| Resource {
                 value: u64::from(h.cpu.effective),
                 source: h.cpu.effective_source.clone(),
             }),

@@ -8,7 +8,8 @@
 //! - [`drift`]: option files against running values (MT011–MT013);
 //! - [`changes`]: the suggested-changes block, each change online (with the
 //!   statement the flavor supports) or at restart;
-//! - [`select`]: `--only` / `--skip` by code, name or family.
+//! - [`select`]: `--only` / `--skip` by code, name or family;
+//! - [`skipped`]: parts not read for a missing privilege (MT016).
 //!
 //! Nothing here decides what is a problem: tuning findings come from the
 //! rules, drift from comparing facts.
@@ -17,6 +18,7 @@ pub mod changes;
 pub mod drift;
 pub mod header;
 pub mod select;
+pub mod skipped;
 
 use serde::Serialize;
 

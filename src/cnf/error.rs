@@ -67,6 +67,10 @@ pub enum CnfErrorKind {
     /// missing, but the file is usually linted away from the host it is
     /// for, so this is a warning that the directory's files went unchecked.
     IncludeDirAbsent,
+    /// The includes of one top file read more than [`crate::cnf::MAX_INCLUDED_FILES`]
+    /// files or [`crate::cnf::MAX_INCLUDED_BYTES`] bytes (a directory that
+    /// includes itself fans out exponentially); mytune stops following them.
+    IncludeBudget,
     /// The file is writable by everyone. The server ignores such files with a
     /// warning; mytune still reads it so its content can be checked.
     WorldWritable,
@@ -107,6 +111,7 @@ impl CnfErrorKind {
             CnfErrorKind::IncludeDirUnreadable => "includedir-unreadable",
             CnfErrorKind::IncludeCycle => "include-cycle",
             CnfErrorKind::IncludeTooDeep => "include-too-deep",
+            CnfErrorKind::IncludeBudget => "include-budget",
             CnfErrorKind::WorldWritable => "world-writable",
         }
     }

@@ -4,6 +4,7 @@
 //! entries come out in the order the server applies them. Every problem is
 //! collected; only an unreadable top file is an `Err`.
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,13 @@ pub const MAX_INCLUDE_DEPTH: usize = 10;
 /// Larger files are refused instead of read into memory (real option files are
 /// a few KiB; this only stops `!include /some/huge/file`).
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+
+/// How many files the includes of one top file may read in all, counting a
+/// file again each time it is included (the server re-reads it too).
+pub const MAX_INCLUDED_FILES: usize = 256;
+
+/// How many bytes the includes of one top file may add up to.
+pub const MAX_INCLUDED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Read `path` and everything it includes. `Err` only if `path` itself cannot
 /// be read; everything else ends up in [`LoadedFiles::errors`].
@@ -55,6 +63,16 @@ struct Loader {
     files: LoadedFiles,
     /// Files being read, outermost first, for cycle detection.
     stack: Vec<PathBuf>,
+    /// Each file's bytes, read from disk once however often it is included.
+    cache: HashMap<PathBuf, Result<Vec<u8>, String>>,
+    /// Inclusions and bytes so far, against the budget.
+    included: usize,
+    included_bytes: u64,
+    /// The budget ran out (reported once).
+    exhausted: bool,
+    /// Directives (file, line) that already reported a cycle: one report
+    /// each, however often the fan-out meets them.
+    cycles: HashSet<(PathBuf, u32)>,
 }
 
 impl Loader {
@@ -134,7 +152,17 @@ impl Loader {
         for (i, line) in doc.lines.into_iter().enumerate() {
             let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
             if let Some(issue) = line.issue {
-                self.error(path, line_no, issue.column, issue.kind, issue.message);
+                // A header's own issue belongs to the group it opens.
+                let at_group = match &line.kind {
+                    LineKind::Group { name } => Some(name.to_lowercase()),
+                    _ => group.clone(),
+                };
+                let message = if quotes_secret(at_group.as_deref(), &line.text, issue.kind) {
+                    unquoted_message(issue.kind).to_string()
+                } else {
+                    issue.message
+                };
+                self.error(path, line_no, issue.column, issue.kind, message);
             }
             match line.kind {
                 LineKind::Group { name } => group = Some(name.to_lowercase()),
@@ -191,8 +219,14 @@ impl Loader {
     }
 
     fn include_file(&mut self, target: &Path, from: &Path, line: u32, column: u32, depth: usize) {
+        if self.exhausted {
+            return;
+        }
         let id = identity(target);
         if let Some(pos) = self.stack.iter().position(|p| *p == id) {
+            if !self.cycles.insert((from.to_path_buf(), line)) {
+                return;
+            }
             let chain: Vec<String> = self.stack[pos..]
                 .iter()
                 .chain(std::iter::once(&id))
@@ -220,13 +254,35 @@ impl Loader {
             );
             return;
         }
-        let bytes = match read_file(target) {
+        let read = self
+            .cache
+            .entry(id.clone())
+            .or_insert_with(|| read_file(target))
+            .clone();
+        let bytes = match read {
             Ok(b) => b,
             Err(message) => {
                 self.error(from, line, column, CnfErrorKind::IncludeUnreadable, message);
                 return;
             }
         };
+        self.included += 1;
+        self.included_bytes += bytes.len() as u64;
+        if self.included > MAX_INCLUDED_FILES || self.included_bytes > MAX_INCLUDED_BYTES {
+            self.exhausted = true;
+            self.error(
+                from,
+                line,
+                column,
+                CnfErrorKind::IncludeBudget,
+                format!(
+                    "the includes read more than {MAX_INCLUDED_FILES} files or \
+                     {MAX_INCLUDED_BYTES} bytes in all (does a directory include itself?); \
+                     mytune stopped following them here"
+                ),
+            );
+            return;
+        }
         self.files.files.push(target.to_path_buf());
         self.check_permissions(target);
         let text = self.decode(&bytes, target);
@@ -236,6 +292,9 @@ impl Loader {
     }
 
     fn include_dir(&mut self, dir: &Path, from: &Path, line: u32, column: u32, depth: usize) {
+        if self.exhausted {
+            return;
+        }
         let listing = match fs::read_dir(dir) {
             Ok(l) => l,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir.is_absolute() => {
@@ -280,6 +339,70 @@ impl Loader {
                 self.include_file(&file, from, line, column, depth);
             }
         }
+    }
+}
+
+/// Would quoting this line's text in an error risk showing a password? Lines
+/// of client groups (`[client]`, `[mysql]`, `[client-server]`, ...) and lines
+/// before any group (an `!include` of a file that is not an option file) are
+/// never quoted, nor any line that names a password.
+fn quotes_secret(group: Option<&str>, text: &str, kind: CnfErrorKind) -> bool {
+    if unquoted_message(kind).is_empty() {
+        return false;
+    }
+    let server_group = group.is_some_and(|g| {
+        let g = g.to_ascii_lowercase();
+        let base = g.split_once('-').map_or(g.as_str(), |(b, _)| b);
+        [
+            "mysqld",
+            "server",
+            "mariadb",
+            "mariadbd",
+            "mysqld_safe",
+            "galera",
+            "embedded",
+        ]
+        .contains(&base)
+            && g != "mariadb-client"
+    });
+    let lower = text.to_ascii_lowercase();
+    let names_secret = ["pass", "pwd", "secret", "auth", "key"]
+        .iter()
+        .any(|w| lower.contains(w));
+    if kind == CnfErrorKind::OptionWithoutGroup {
+        // Quoted when it is a plain option name (`port`), so the message
+        // stays useful; an included file that is not an option file (say
+        // /proc/self/cmdline, holding a -pSECRET) is not.
+        let name = text.split('=').next().unwrap_or("").trim();
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        return names_secret || !plain;
+    }
+    !server_group || names_secret
+}
+
+/// The message of an issue whose usual text quotes the line, without the
+/// quote (empty for kinds that never quote).
+fn unquoted_message(kind: CnfErrorKind) -> &'static str {
+    match kind {
+        CnfErrorKind::InvalidOptionName => {
+            "option name contains whitespace (a missing '='?); the server reads it as one unknown option name and refuses to start (the line is not quoted: it may hold a password)"
+        }
+        CnfErrorKind::GroupTrailingText => {
+            "text after the group header; the server ignores it (not quoted: it may hold a password)"
+        }
+        CnfErrorKind::UnknownDirective => {
+            "unknown directive (only !include and !includedir exist); the server ignores this line (not quoted: it may hold a password)"
+        }
+        CnfErrorKind::OptionWithoutGroup => {
+            "an option comes before any [group] header; the server refuses to start (add e.g. [mysqld] above it; the line is not quoted: it may hold a password)"
+        }
+        CnfErrorKind::UnclosedGroup => {
+            "group header has no closing ']'; the server refuses to start (not quoted: it may hold a password)"
+        }
+        _ => "",
     }
 }
 

@@ -49,7 +49,9 @@ use crate::facts::SourceLocation;
 pub use document::{Document, EditError, Line, LineEnding, LineKind};
 pub use error::{CnfError, CnfErrorKind, Issue};
 pub use groups::{client_groups, default_files, group_as_read, server_groups};
-pub use loader::{MAX_FILE_SIZE, MAX_INCLUDE_DEPTH, load, load_str};
+pub use loader::{
+    MAX_FILE_SIZE, MAX_INCLUDE_DEPTH, MAX_INCLUDED_BYTES, MAX_INCLUDED_FILES, load, load_str,
+};
 pub use names::{
     OPTIONS_NAMED_WITH_A_PREFIX, REPEATABLE_OPTIONS, canonical_name, is_repeatable, split_name,
     split_name_with,

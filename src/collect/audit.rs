@@ -126,9 +126,21 @@ pub fn from_user_columns(cols: &[(String, Option<String>)]) -> AccountRow {
             .and_then(|(_, v)| v.clone())
             .unwrap_or_default()
     };
+    // The collector asks only whether the string is empty (`auth_empty`),
+    // so no hash is read; full rows (tests, old snapshots) still work.
     let mut auth = get("authentication_string");
     if auth.is_empty() {
         auth = get("Password");
+    }
+    if let Some((_, Some(flag))) = cols
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case("auth_empty"))
+    {
+        auth = if flag == "1" {
+            String::new()
+        } else {
+            "*".into()
+        };
     }
     AccountRow {
         user: get("User"),

@@ -118,10 +118,11 @@ pub struct ConnectArgs {
     /// CA certificate file (PEM) for VERIFY_CA / VERIFY_IDENTITY.
     #[arg(long, value_name = "FILE")]
     pub ssl_ca: Option<PathBuf>,
-    /// Seconds to wait for the connection (default 10).
+    /// Seconds the whole connection may take: TCP connect, handshake, TLS
+    /// and login (default 10; at least 1).
     #[arg(long, value_name = "SECS")]
     pub connect_timeout: Option<u64>,
-    /// Seconds to wait for a query result (default 30).
+    /// Seconds to wait for each reply of the server (default 30; at least 1).
     #[arg(long, value_name = "SECS")]
     pub read_timeout: Option<u64>,
 }
@@ -306,6 +307,25 @@ fn client_options(path: &Path) -> Result<Vec<(String, Option<String>)>, String> 
         .map(|e| e.location.file.as_path())
         .collect();
     let groups = client_groups();
+    // The driver sends a password as UTF-8 text; one with other bytes would
+    // go out altered (U+FFFD), so it is refused instead.
+    let bad_bytes: Vec<(&Path, u32)> = loaded
+        .errors
+        .iter()
+        .filter(|e| e.kind == cnf::CnfErrorKind::InvalidUtf8)
+        .map(|e| (e.location.file.as_path(), e.location.line))
+        .collect();
+    if let Some(e) = loaded.entries.iter().find(|e| {
+        groups.iter().any(|g| g == e.group_as_read())
+            && matches!(e.name.as_str(), "password" | "pass")
+            && bad_bytes.contains(&(e.location.file.as_path(), e.location.line))
+    }) {
+        return Err(format!(
+            "{}: the password is not UTF-8 text, and mytune can only send it altered; \
+             give it with -p (prompt) or MYSQL_PWD",
+            e.location
+        ));
+    }
     Ok(loaded
         .entries
         .into_iter()
@@ -382,6 +402,20 @@ pub fn resolve(
         }
         Some(h) => (Some(h.to_string()), None),
     };
+    let connect_timeout = args.connect_timeout.or(files.connect_timeout).unwrap_or(10);
+    let read_timeout = args.read_timeout.or(files.read_timeout).unwrap_or(30);
+    // 0 would mean "wait forever" to the driver (and panics the standard
+    // library's connect): refused rather than documented.
+    for (name, v) in [
+        ("--connect-timeout", connect_timeout),
+        ("--read-timeout", read_timeout),
+    ] {
+        if v == 0 {
+            return Err(ConnectError::Options(format!(
+                "{name} 0 would wait forever; give a number of seconds of at least 1"
+            )));
+        }
+    }
     Ok(ConnectionConfig {
         host,
         port,
@@ -395,10 +429,8 @@ pub fn resolve(
         password,
         ssl_mode: args.ssl_mode.or(files.ssl_mode).unwrap_or_default(),
         ssl_ca: args.ssl_ca.clone().or(files.ssl_ca),
-        connect_timeout: Duration::from_secs(
-            args.connect_timeout.or(files.connect_timeout).unwrap_or(10),
-        ),
-        read_timeout: Duration::from_secs(args.read_timeout.or(files.read_timeout).unwrap_or(30)),
+        connect_timeout: Duration::from_secs(connect_timeout),
+        read_timeout: Duration::from_secs(read_timeout),
         files_read: option_files(args)
             .into_iter()
             .filter(|f| f.exists())
@@ -409,6 +441,12 @@ pub fn resolve(
 /// Resolve from the real environment: option files, `MYSQL_PWD`, `$USER`,
 /// and a prompt on `/dev/tty`.
 pub fn resolve_from_env(args: &ConnectArgs) -> Result<ConnectionConfig, ConnectError> {
+    if matches!(args.password, Some(Some(_))) {
+        // What the mysql client says: the value stays visible in `ps`.
+        crate::stderr_line!(
+            "mytune: [Warning] Using a password on the command line interface can be insecure."
+        );
+    }
     let files = load_file_settings(args)?;
     let env_password = std::env::var("MYSQL_PWD").ok().map(Secret::new);
     let login = std::env::var("USER")
@@ -504,9 +542,51 @@ pub fn driver_opts(cfg: &ConnectionConfig) -> Result<mysql::Opts, ConnectError> 
     Ok(b.into())
 }
 
-/// Open a connection. With `PREFERRED` and a server without TLS, retry in
-/// plain text, as the `mysql` client does.
+/// Open a connection within `--connect-timeout` in all. The driver's own
+/// timeouts are per TCP connect and per read, so a server that accepts and
+/// never answers, or answers a byte at a time, would hold it much longer:
+/// the connection is made on a helper thread and given up at the deadline
+/// (the thread, blocked in a read, ends with the process).
 pub fn open(cfg: &ConnectionConfig) -> Result<mysql::Conn, ConnectError> {
+    if let Some(ca) = &cfg.ssl_ca
+        && !ca.is_file()
+    {
+        return Err(ConnectError::Options(format!(
+            "--ssl-ca {}: {}",
+            ca.display(),
+            if ca.exists() {
+                "not a regular file"
+            } else {
+                "no such file"
+            }
+        )));
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker_cfg = cfg.clone();
+    std::thread::Builder::new()
+        .name("mytune-connect".into())
+        .spawn(move || {
+            let _ = tx.send(open_blocking(&worker_cfg));
+        })
+        .map_err(|e| ConnectError::Failed {
+            endpoint: cfg.endpoint(),
+            message: format!("cannot start the connection: {e}"),
+        })?;
+    match rx.recv_timeout(cfg.connect_timeout) {
+        Ok(result) => result,
+        Err(_) => Err(ConnectError::Failed {
+            endpoint: cfg.endpoint(),
+            message: format!(
+                "timed out after {} s: connected, but the server did not complete the handshake and login (--connect-timeout)",
+                cfg.connect_timeout.as_secs()
+            ),
+        }),
+    }
+}
+
+/// [`open`] without the overall deadline. With `PREFERRED` and a server
+/// without TLS, retry in plain text, as the `mysql` client does.
+fn open_blocking(cfg: &ConnectionConfig) -> Result<mysql::Conn, ConnectError> {
     let opts = driver_opts(cfg)?;
     match mysql::Conn::new(opts) {
         Ok(c) => Ok(c),
@@ -527,7 +607,7 @@ pub fn open(cfg: &ConnectionConfig) -> Result<mysql::Conn, ConnectError> {
 pub fn classify(cfg: &ConnectionConfig, e: mysql::Error) -> ConnectError {
     use std::io::ErrorKind;
     let endpoint = cfg.endpoint();
-    let text = scrub(&e.to_string(), cfg.password.as_ref());
+    let text = describe(&e, cfg);
     let not_listening = |kind: ErrorKind| {
         matches!(
             kind,
@@ -562,8 +642,8 @@ pub fn classify(cfg: &ConnectionConfig, e: mysql::Error) -> ConnectError {
         mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => ConnectError::Failed {
             endpoint,
             message: format!(
-                "no answer within {:?} (--connect-timeout)",
-                cfg.connect_timeout
+                "timed out after {} s: no answer to the TCP connection (--connect-timeout)",
+                cfg.connect_timeout.as_secs()
             ),
         },
         mysql::Error::DriverError(mysql::DriverError::TlsNotSupported) => ConnectError::Failed {
@@ -572,9 +652,55 @@ pub fn classify(cfg: &ConnectionConfig, e: mysql::Error) -> ConnectError {
         },
         _ => ConnectError::Failed {
             endpoint,
-            message: text,
+            message: describe(&e, cfg),
         },
     }
+}
+
+/// A driver error in words, password scrubbed. The driver's `Display` is
+/// its `Debug` (`CodecError { IO error: ... }`) and never says "timed out".
+pub fn describe(e: &mysql::Error, cfg: &ConnectionConfig) -> String {
+    use mysql_common::proto::codec::error::PacketCodecError;
+    use std::io::ErrorKind;
+    let io_words = |io: &std::io::Error| match io.kind() {
+        ErrorKind::WouldBlock | ErrorKind::TimedOut => format!(
+            "timed out after {} s waiting for the server's reply (--read-timeout)",
+            cfg.read_timeout.as_secs()
+        ),
+        ErrorKind::UnexpectedEof
+        | ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionAborted
+        | ErrorKind::BrokenPipe => {
+            "the server closed the connection (did it stop or restart?)".to_string()
+        }
+        _ => format!("network error: {io}"),
+    };
+    let text = match e {
+        mysql::Error::IoError(io) => io_words(io),
+        mysql::Error::CodecError(PacketCodecError::Io(io)) => io_words(io),
+        mysql::Error::CodecError(PacketCodecError::PacketTooLarge) => {
+            "the server sent a packet larger than max_allowed_packet".to_string()
+        }
+        mysql::Error::CodecError(_) => {
+            "the server's reply is not the MySQL protocol (out of sync or corrupt)".to_string()
+        }
+        mysql::Error::MySqlError(me) => format!("server error {}: {}", me.code, me.message),
+        mysql::Error::DriverError(mysql::DriverError::Timeout) => format!(
+            "timed out after {} s waiting for the server (--read-timeout)",
+            cfg.read_timeout.as_secs()
+        ),
+        mysql::Error::DriverError(mysql::DriverError::UnexpectedPacket)
+        | mysql::Error::DriverError(mysql::DriverError::PacketOutOfSync) => {
+            "the server's reply is not the MySQL protocol (unexpected packet)".to_string()
+        }
+        mysql::Error::DriverError(d) => d.to_string(),
+        mysql::Error::TlsError(t) => format!("TLS failed: {t}"),
+        mysql::Error::UrlError(u) => u.to_string(),
+        mysql::Error::FromValueError(_) | mysql::Error::FromRowError(_) => {
+            "a reply mytune could not read".to_string()
+        }
+    };
+    scrub(&text, cfg.password.as_ref())
 }
 
 #[cfg(test)]
@@ -821,6 +947,16 @@ mod tests {
         std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o666)).unwrap();
         let s = load_file_settings(&only(&f)).unwrap();
         assert_eq!(s.user, None);
+    }
+
+    #[test]
+    fn a_password_that_is_not_utf8_is_refused_not_altered() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("my.cnf");
+        std::fs::write(&p, b"[client]\npassword = SECRET\xffxyz\n").unwrap();
+        let e = load_file_settings(&only(&p)).unwrap_err().to_string();
+        assert!(e.contains("my.cnf:2:1: the password is not UTF-8"), "{e}");
+        assert!(!e.contains("SECRET"), "{e}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! [`CollectFlags`] into the command and call [`CollectFlags::collect`].
 //! Parsing only; nothing here touches a server until `collect` is called.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use clap::Args;
@@ -36,9 +36,14 @@ pub struct CollectFlags {
     #[arg(long, value_enum, value_name = "KIND")]
     pub disk: Option<DiskArg>,
     /// Time box of the data-size query on information_schema.TABLES (InnoDB
-    /// sizes come from persistent statistics and need none).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "500ms")]
+    /// sizes come from persistent statistics and need none). At least 1ms:
+    /// the server reads 0 as "no limit".
+    #[arg(long, value_name = "DURATION", value_parser = parse_time_box, default_value = "500ms")]
     pub data_size_timeout: Duration,
+    /// Give up the whole run after DURATION (the --interval is added to it):
+    /// a server that answers too slowly ends with "timed out" and exit 2.
+    #[arg(long, value_name = "DURATION", value_parser = parse_time_box, default_value = "5m")]
+    pub timeout: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -85,12 +90,16 @@ impl CollectFlags {
     /// they came from (for messages).
     pub fn collect(&self) -> Result<(Facts, String), CollectError> {
         let cfg = collect::connect::resolve_from_env(&self.connect)?;
+        let _deadline = Deadline::start(
+            self.timeout
+                .saturating_add(self.interval.unwrap_or_default()),
+        );
         let tty = std::io::stderr().is_terminal();
         let mut progress = |waited: Duration, total: Duration| {
             if tty {
-                eprint!("\r{}", progress_line(waited, total));
+                let _ = write!(std::io::stderr(), "\r{}", progress_line(waited, total));
                 if waited >= total {
-                    eprint!("\r{:width$}\r", "", width = 60);
+                    let _ = write!(std::io::stderr(), "\r{:width$}\r", "", width = 60);
                 }
             }
         };
@@ -102,6 +111,45 @@ impl CollectFlags {
         )?;
         Ok((facts, cfg.endpoint()))
     }
+}
+
+/// The overall `--timeout`: a thread that ends the process with exit 2 and
+/// "timed out after N s" unless the guard is dropped first. Per-read
+/// timeouts cannot bound a server that sends a byte every few seconds; this
+/// does, whatever the server does.
+pub struct Deadline {
+    _done: std::sync::mpsc::Sender<()>,
+}
+
+impl Deadline {
+    /// Arm the deadline; it is disarmed when the guard is dropped.
+    pub fn start(limit: Duration) -> Deadline {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let _ = std::thread::Builder::new()
+            .name("mytune-deadline".into())
+            .spawn(move || {
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(limit) {
+                    crate::stderr_line!(
+                        "mytune: error: timed out after {} s: the server is too slow to answer (--timeout)",
+                        limit.as_secs()
+                    );
+                    std::process::exit(2);
+                }
+            });
+        Deadline { _done: tx }
+    }
+}
+
+/// A duration that must not be 0 (the server and the driver read 0 as
+/// "no limit").
+pub fn parse_time_box(s: &str) -> Result<Duration, String> {
+    let d = parse_duration(s)?;
+    if d < Duration::from_millis(1) {
+        return Err(format!(
+            "'{s}' would mean no limit at all; give at least 1ms (e.g. 500ms, 10s)"
+        ));
+    }
+    Ok(d)
 }
 
 /// `sampling status [##########----------]   5s / 10s`
@@ -147,7 +195,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 fn parse_memory(s: &str) -> Result<u64, String> {
-    crate::units::parse_size(s)
+    crate::units::parse_memory(s)
 }
 
 #[cfg(test)]
@@ -163,6 +211,9 @@ mod tests {
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5d").is_err());
         assert!(parse_duration("-1s").is_err());
+        assert!(parse_time_box("0ms").unwrap_err().contains("no limit"));
+        assert!(parse_time_box("0").is_err());
+        assert_eq!(parse_time_box("1ms"), Ok(Duration::from_millis(1)));
     }
 
     #[test]

@@ -101,7 +101,12 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
             total_bytes: total,
             cgroup_limit_bytes: other,
             effective_bytes: total,
-            effective_source: "/proc/meminfo".into(),
+            // No source when /proc/meminfo could not be read: unknown.
+            effective_source: if total > 0 {
+                "/proc/meminfo".into()
+            } else {
+                String::new()
+            },
         },
     };
 

@@ -78,7 +78,7 @@ impl Session {
         ServerError::Query {
             what,
             endpoint: self.cfg.endpoint(),
-            message: connect::scrub(&e.to_string(), self.cfg.password.as_ref()),
+            message: connect::describe(e, &self.cfg),
         }
     }
 
@@ -136,11 +136,13 @@ pub fn collect(
             .collect(),
         Err(e) => {
             grants_refused_1290 = matches!(&e, mysql::Error::MySqlError(me) if me.code == 1290);
-            skipped.push(skip_reason("grants", &e, "SHOW GRANTS"));
+            skipped.push(skip_reason(&s.cfg, "grants", &e, "SHOW GRANTS"));
             Vec::new()
         }
     };
-    let variables = s.name_values("SHOW GLOBAL VARIABLES", "SHOW GLOBAL VARIABLES")?;
+    let mut variables = s.name_values("SHOW GLOBAL VARIABLES", "SHOW GLOBAL VARIABLES")?;
+    // Credentials (report_password, wsrep_sst_auth, ...) never reach facts.
+    crate::facts::server::redact_credentials(&mut variables);
     let first_at = Instant::now();
     let status = s.name_values("SHOW GLOBAL STATUS", "SHOW GLOBAL STATUS")?;
 
@@ -166,7 +168,12 @@ pub fn collect(
             } else {
                 "mysql.user"
             };
-            skipped.push(skip_reason("accounts", &e, &format!("SELECT on {table}")));
+            skipped.push(skip_reason(
+                &s.cfg,
+                "accounts",
+                &e,
+                &format!("SELECT on {table}"),
+            ));
             grant_tables_skipped.then(|| AccountAudit {
                 grant_tables_skipped,
                 ..Default::default()
@@ -186,11 +193,29 @@ pub fn collect(
 
     let sample = match opts.interval {
         Some(total) if !total.is_zero() => {
+            let mut last_ping = Instant::now();
             loop {
                 let waited = first_at.elapsed();
                 progress(waited.min(total), total);
                 if waited >= total {
                     break;
+                }
+                // A server that stops during the wait is reported now, not
+                // when the wait is over (COM_PING is not a statement).
+                if last_ping.elapsed() >= Duration::from_secs(1) {
+                    last_ping = Instant::now();
+                    if let Err(e) = s.conn.ping() {
+                        return Err(ServerError::Query {
+                            what: "the --interval wait",
+                            endpoint: s.cfg.endpoint(),
+                            message: format!(
+                                "the server stopped answering {:.1} s into the {} s wait: {}",
+                                waited.as_secs_f64(),
+                                total.as_secs(),
+                                connect::describe(&e, &s.cfg)
+                            ),
+                        });
+                    }
                 }
                 std::thread::sleep((total - waited).min(Duration::from_millis(200)));
             }
@@ -221,6 +246,30 @@ pub fn collect(
     Ok((facts, skipped))
 }
 
+/// `mysql.global_priv` with every non-empty authentication string (main and
+/// `auth_or`) replaced by `*` on the server: the audit only needs to know
+/// which are empty, and the hashes stay on the server.
+pub const GLOBAL_PRIV_SQL: &str = "SELECT User, Host, REGEXP_REPLACE(Priv, \
+     '\"authentication_string\": *\"[^\"]+\"', '\"authentication_string\":\"*\"') \
+     FROM mysql.global_priv";
+
+/// `mysql.user` as (User, Host, plugin, auth_empty, account_locked,
+/// is_role): `auth_empty` is `1` when the account has no authentication
+/// string, so the hash itself is never sent.
+pub fn user_table_sql(flavor: Flavor, version: Version) -> &'static str {
+    if flavor != Flavor::Mariadb && version >= Version::new(5, 7, 0) {
+        "SELECT User, Host, plugin, authentication_string = '' AS auth_empty, \
+         account_locked, 'N' AS is_role FROM mysql.user"
+    } else if flavor == Flavor::Mariadb {
+        // MariaDB before 10.4: the old Password column too, and roles.
+        "SELECT User, Host, plugin, (authentication_string = '' AND Password = '') AS auth_empty, \
+         'N' AS account_locked, is_role FROM mysql.user"
+    } else {
+        "SELECT User, Host, plugin, (authentication_string = '' AND Password = '') AS auth_empty, \
+         'N' AS account_locked, 'N' AS is_role FROM mysql.user"
+    }
+}
+
 fn uses_global_priv(flavor: Flavor, version: Version) -> bool {
     flavor == Flavor::Mariadb && version >= Version::new(10, 4, 0)
 }
@@ -231,7 +280,7 @@ fn read_accounts(
     version: Version,
 ) -> Result<Vec<AccountRow>, mysql::Error> {
     if uses_global_priv(flavor, version) {
-        let rows = s.rows("SELECT User, Host, Priv FROM mysql.global_priv")?;
+        let rows = s.rows(GLOBAL_PRIV_SQL)?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -243,8 +292,9 @@ fn read_accounts(
             })
             .collect())
     } else {
-        // Columns differ by version: read them all and pick by name.
-        let rows = s.rows("SELECT * FROM mysql.user")?;
+        // Only whether the authentication string is empty is asked for, so
+        // no hash crosses the wire; the columns differ by version.
+        let rows = s.rows(user_table_sql(flavor, version))?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -374,7 +424,7 @@ fn collect_data_size(
             } else {
                 format!(
                     "{what}: {}",
-                    skip_reason("", &e, "SELECT on information_schema.TABLES").reason
+                    skip_reason(&s.cfg, "", &e, "SELECT on information_schema.TABLES").reason
                 )
             };
             skipped.push(Skipped {
@@ -431,13 +481,12 @@ fn is_timeout(e: &mysql::Error) -> bool {
 
 /// A skipped part: "needs PRIVILEGE" for privilege errors, the server's
 /// message otherwise.
-fn skip_reason(what: &str, e: &mysql::Error, privilege: &str) -> Skipped {
+fn skip_reason(cfg: &ConnectionConfig, what: &str, e: &mysql::Error, privilege: &str) -> Skipped {
     let reason = match e {
         mysql::Error::MySqlError(me) if PRIVILEGE_ERRORS.contains(&me.code) => {
             format!("needs {privilege}")
         }
-        mysql::Error::MySqlError(me) => format!("server error {}: {}", me.code, me.message),
-        other => other.to_string(),
+        other => connect::describe(other, cfg),
     };
     Skipped {
         what: what.to_string(),

@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 
 use mytune::catalog::Catalog;
 use mytune::check::drift::{self, DriftInput};
+use mytune::check::skipped;
 use mytune::check::{CheckReport, Header, Selection};
 use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
@@ -91,6 +92,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             || k.eq_ignore_ascii_case("config")
             || drift::ALL
                 .iter()
+                .chain(&skipped::ALL)
                 .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
     });
     if !unknown.is_empty() {
@@ -102,8 +104,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
     let (mut facts, source, live) = match &args.snapshot {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = mytune::input::read_text_or_stdin(path)?;
             let facts =
                 Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             (facts, format!("snapshot {}", path.display()), false)
@@ -160,6 +161,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             edited_after_start: &edited,
         }));
     }
+    // A part skipped for a missing privilege is a finding, so --fail-on
+    // gates cannot pass on what was never read.
+    findings.extend(skipped::findings(&facts.skipped));
     findings.retain(|f| selection.keeps_finding(f));
     let not_applicable = if args.verbose {
         evaluation
@@ -197,7 +201,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         CheckFormat::Json => report::check_json::render(&report, args.verbose),
         CheckFormat::Markdown => check_markdown::render(&report),
     };
-    print!("{out}");
+    super::emit(&out)?;
     Ok(if report::reaches(&report.findings, args.fail_on) {
         ExitCode::from(1)
     } else {
@@ -217,7 +221,7 @@ fn load_config(paths: &[PathBuf], target: &mytune::target::Target) -> anyhow::Re
     for path in paths {
         let loaded = cnf::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
         for e in &loaded.errors {
-            eprintln!("mytune: {e} (see `mytune lint`)");
+            mytune::stderr_line!("mytune: {e} (see `mytune lint`)");
         }
         let eff = loaded.effective(&groups);
         merged.files.extend(eff.files);

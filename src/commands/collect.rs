@@ -1,13 +1,12 @@
 //! `mytune collect`: gather host and server facts into a JSON snapshot that
 //! `mytune check --snapshot FILE` reads later.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 
+use mytune::atomic::{self, Backup};
 use mytune::collect::flags::CollectFlags;
 
 /// Collect facts from a live server (and this host when the server is local).
@@ -28,15 +27,24 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
     let (facts, endpoint) = args.flags.collect()?;
     let json = facts.to_json();
     match &args.out {
-        Some(path) => std::fs::write(path, json + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => {
+            // Account and server data: owner-only, and the old snapshot
+            // survives a failed write.
+            let w = atomic::write(path, (json + "\n").as_bytes(), 0o600, Backup::None)?;
+            if let Some(target) = w.replaced_link {
+                mytune::stderr_line!(
+                    "mytune: {} was a symbolic link to {}; replaced it with the snapshot (the link's target is unchanged)",
+                    path.display(),
+                    target.display()
+                );
+            }
+        }
         None => {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}").context("cannot write the snapshot")?;
+            super::emit(&(json + "\n"))?;
         }
     }
     if let Some(server) = &facts.server {
-        eprintln!(
+        mytune::stderr_line!(
             "mytune: collected {} {} from {endpoint} in {} queries{}",
             server.flavor,
             server.version,
@@ -48,7 +56,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
         );
     }
     for s in &facts.skipped {
-        eprintln!("mytune: skipped {}: {}", s.what, s.reason);
+        mytune::stderr_line!("mytune: skipped {}: {}", s.what, s.reason);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -18,13 +18,14 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         let check = mytune::lint::checks::get(&args.code).or_else(|| {
             mytune::check::drift::ALL
                 .iter()
+                .chain(&mytune::check::skipped::ALL)
                 .find(|c| c.code.eq_ignore_ascii_case(&args.code) || c.name == args.code)
         });
         if let Some(check) = check {
             match args.format {
-                ExplainFormat::Text => print!("{}", check.explain()),
+                ExplainFormat::Text => super::emit(&check.explain())?,
                 ExplainFormat::Json => {
-                    println!("{}", serde_json::to_string_pretty(&check.to_json())?)
+                    super::emit(&(serde_json::to_string_pretty(&check.to_json())? + "\n"))?
                 }
             }
             return Ok(ExitCode::SUCCESS);
@@ -35,8 +36,8 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         );
     };
     match args.format {
-        ExplainFormat::Text => print!("{}", docs::explain(rule)),
-        ExplainFormat::Json => println!("{}", serde_json::to_string_pretty(rule)?),
+        ExplainFormat::Text => super::emit(&docs::explain(rule))?,
+        ExplainFormat::Json => super::emit(&(serde_json::to_string_pretty(rule)? + "\n"))?,
     }
     Ok(ExitCode::SUCCESS)
 }

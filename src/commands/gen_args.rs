@@ -2,10 +2,9 @@
 //! described), the target, the deployment profile, extra rules, and turning
 //! them into a [`Plan`].
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use mytune::collect::{HostDescription, HostPaths};
@@ -192,15 +191,7 @@ impl GenArgs {
 }
 
 fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
-    let text = if path == Path::new("-") {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("cannot read the snapshot from standard input")?;
-        s
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
+    let text = mytune::input::read_text_or_stdin(path)?;
     Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
@@ -210,7 +201,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
-    mytune::units::parse_size(s)
+    mytune::units::parse_memory(s)
 }
 
 fn parse_workload(s: &str) -> Result<Workload, String> {

@@ -1,7 +1,6 @@
 //! `mytune gen-cnf`: a commented option file for this host or a described
 //! one, written from the rules' recommendations.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,6 +35,11 @@ pub struct GenCnfArgs {
     pub from_server: bool,
     #[command(flatten)]
     pub connect: ConnectArgs,
+    /// With --from-server: give up after DURATION in all ("timed out",
+    /// exit 2).
+    #[arg(long, value_name = "DURATION", default_value = "5m",
+          value_parser = mytune::collect::flags::parse_time_box)]
+    pub timeout: std::time::Duration,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
@@ -48,9 +52,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let base_text = match &args.base {
-        Some(p) => Some(
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
-        ),
+        Some(p) => Some(mytune::input::read_text(p)?),
         None => None,
     };
     let mut resolved = args.common.resolve("gen-cnf", live)?;
@@ -80,19 +82,18 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     };
     let mut header = resolved.header.clone();
     for w in resolved.plan.shortfalls() {
-        eprintln!("mytune gen-cnf: warning: {w}");
+        mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }
     let text = generate::cnf::render(&resolved.plan, &header, base_text.as_deref(), origin)?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .context("cannot write the option file")?;
+    super::emit(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Read the live server (and this host when the server is local).
 fn collect_server(args: &GenCnfArgs) -> anyhow::Result<Facts> {
     let cfg = collect::connect::resolve_from_env(&args.connect)?;
+    let _deadline = mytune::collect::flags::Deadline::start(args.timeout);
     let host_mode = HostMode {
         disabled: false,
         description: args.common.description(),

@@ -1,13 +1,14 @@
 //! `mytune gen-limits`: a limits.d file for the server's user and a systemd
 //! drop-in for its unit, from the rules' process-limit recommendations.
 
-use std::io::Write;
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
 
+use mytune::atomic::{self, Backup};
 use mytune::generate::{self, limits::LimitsOptions};
 
 use super::gen_args::GenArgs;
@@ -46,22 +47,32 @@ pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
                     std::fs::create_dir_all(parent)
                         .with_context(|| format!("cannot create {}", parent.display()))?;
                 }
-                std::fs::write(&path, &f.text)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                eprintln!("mytune: wrote {} (install at {})", path.display(), f.path);
+                let w = atomic::write(&path, f.text.as_bytes(), 0o644, Backup::Keep)?;
+                mytune::stderr_line!("mytune: wrote {} (install at {})", path.display(), f.path);
+                if let Some(bak) = w.backup {
+                    mytune::stderr_line!("mytune: kept the previous file as {}", bak.display());
+                }
+                if let Some(target) = w.replaced_link {
+                    mytune::stderr_line!(
+                        "mytune: {} was a symbolic link to {}; replaced the link, not its target",
+                        path.display(),
+                        target.display()
+                    );
+                }
             }
         }
         None => {
-            let mut out = std::io::stdout().lock();
+            let mut out = String::new();
             for f in &files {
-                writeln!(out, "# ==> {} <==", f.path)?;
-                out.write_all(f.text.as_bytes())?;
-                writeln!(out)?;
+                let _ = writeln!(out, "# ==> {} <==", f.path);
+                out.push_str(&f.text);
+                out.push('\n');
             }
-            writeln!(out, "# ==> apply <==")?;
+            let _ = writeln!(out, "# ==> apply <==");
             for c in &commands {
-                writeln!(out, "#   {c}")?;
+                let _ = writeln!(out, "#   {c}");
             }
+            super::emit(&out)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,10 +1,8 @@
 //! `mytune gen-sysctl`: a sysctl.d file from the rules' kernel-parameter
 //! recommendations for this host.
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 
 use mytune::generate;
@@ -26,9 +24,6 @@ pub fn run(args: &GenSysctlArgs) -> anyhow::Result<ExitCode> {
     let read = generate::sysctl::read_by_rules(&r.rules);
     let file =
         generate::sysctl::render(&r.plan, r.facts.host.as_ref(), &read, args.all, &r.header)?;
-    std::io::stdout()
-        .lock()
-        .write_all(file.text.as_bytes())
-        .context("cannot write the sysctl file")?;
+    super::emit(&file.text)?;
     Ok(ExitCode::SUCCESS)
 }

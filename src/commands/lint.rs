@@ -18,7 +18,7 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     let (files, walk_errors) = walk::files(&args.files, &exclude);
     let mut failed = false;
     for e in &walk_errors {
-        eprintln!("mytune: {e}");
+        mytune::stderr_line!("mytune: {e}");
         failed = true;
     }
     let opts = LintOptions {
@@ -33,15 +33,15 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         }
     }
     for e in &outcome.errors {
-        eprintln!("mytune: {e}");
+        mytune::stderr_line!("mytune: {e}");
         failed = true;
     }
     if args.verbose {
         for n in &outcome.notes {
-            eprintln!("note: {n}");
+            mytune::stderr_line!("note: {n}");
         }
         for n in &outcome.not_applicable {
-            eprintln!("note: {} not applicable: {}", n.code, n.reason);
+            mytune::stderr_line!("note: {} not applicable: {}", n.code, n.reason);
         }
     }
     let findings = &outcome.findings;
@@ -68,23 +68,21 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         1 => format!("{what} (1 error above: not everything was checked)"),
         n => format!("{what} ({n} errors above: not everything was checked)"),
     };
-    match args.format {
-        OutputFormat::Text => print!("{}", report::text::findings(findings, &what)),
+    let text = match args.format {
+        OutputFormat::Text => report::text::findings(findings, &what),
         OutputFormat::Json => {
             let inputs = outcome
                 .files
                 .iter()
                 .map(|(p, _)| p.display().to_string())
                 .collect();
-            print!(
-                "{}",
-                Report::new("lint", targets, inputs, findings).render()
-            );
+            Report::new("lint", targets, inputs, findings).render()
         }
-        OutputFormat::Sarif => print!("{}", report::sarif::render(findings)),
-        OutputFormat::Github => print!("{}", report::github::render(findings)),
-        OutputFormat::Markdown => print!("{}", report::markdown::render(findings, &what)),
-    }
+        OutputFormat::Sarif => report::sarif::render(findings),
+        OutputFormat::Github => report::github::render(findings),
+        OutputFormat::Markdown => report::markdown::render(findings, &what),
+    };
+    super::emit(&text)?;
     Ok(if failed {
         ExitCode::from(2)
     } else if report::reaches(findings, args.fail_on) {

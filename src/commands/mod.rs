@@ -8,6 +8,7 @@ pub mod gen_cnf;
 pub mod gen_limits;
 pub mod gen_sysctl;
 pub mod lint;
+pub mod out;
 pub mod rules;
 
 use std::path::Path;
@@ -15,11 +16,13 @@ use std::process::ExitCode;
 
 use mytune::rules::RuleSet;
 
+pub use out::emit;
+
 /// Load the catalog; a broken rule file prints one `file:line:col: message`
 /// line and yields exit code 2.
 pub fn load_rules(dir: Option<&Path>) -> Result<RuleSet, ExitCode> {
     RuleSet::load(dir).map_err(|e| {
-        eprintln!("{e}");
+        mytune::stderr_line!("{e}");
         ExitCode::from(2)
     })
 }

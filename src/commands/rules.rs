@@ -27,12 +27,12 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
                     r.applies.to_string(),
                 ]);
             }
-            println!("{t}");
+            super::emit(&format!("{t}\n"))?;
         }
         RulesFormat::Json => {
-            println!("{}", serde_json::to_string_pretty(&docs::summaries(&set))?);
+            super::emit(&(serde_json::to_string_pretty(&docs::summaries(&set))? + "\n"))?;
         }
-        RulesFormat::Markdown => print!("{}", docs::markdown(&set)),
+        RulesFormat::Markdown => super::emit(&docs::markdown(&set))?,
     }
     Ok(ExitCode::SUCCESS)
 }

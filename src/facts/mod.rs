@@ -70,13 +70,33 @@ pub struct Skipped {
 impl Facts {
     /// Read a snapshot, rejecting versions this build does not understand.
     pub fn from_json(text: &str) -> Result<Facts, String> {
-        let facts: Facts =
+        let mut facts: Facts =
             serde_json::from_str(text).map_err(|e| format!("not a mytune snapshot: {e}"))?;
         if facts.schema_version > SCHEMA_VERSION {
             return Err(format!(
                 "snapshot schema {} is newer than this mytune understands ({SCHEMA_VERSION})",
                 facts.schema_version
             ));
+        }
+        if let Some(h) = &facts.host {
+            // 0 with no source means "not known" (a remote host described
+            // with --memory only); 0 that a source claims is not a host.
+            if h.memory.effective_bytes == 0 && !h.memory.effective_source.is_empty() {
+                return Err(format!(
+                    "the snapshot's host has 0 bytes of memory (from {}); not a real host",
+                    h.memory.effective_source
+                ));
+            }
+            if h.cpu.effective == 0 && !h.cpu.effective_source.is_empty() {
+                return Err(format!(
+                    "the snapshot's host has 0 CPUs (from {}); not a real host",
+                    h.cpu.effective_source
+                ));
+            }
+        }
+        // Snapshots written before credentials were redacted may hold them.
+        if let Some(s) = &mut facts.server {
+            server::redact_credentials(&mut s.variables);
         }
         Ok(facts)
     }

@@ -91,3 +91,91 @@ pub struct EngineSize {
     pub data_bytes: u64,
     pub index_bytes: u64,
 }
+
+/// What a credential variable's value becomes in facts and snapshots: only
+/// that it was set.
+pub const REDACTED: &str = "(set; value not stored)";
+
+/// Variables that hold a credential by name: a password, a key, a secret or
+/// `user:password` (`wsrep_sst_auth`).
+pub fn is_credential_name(name: &str) -> bool {
+    const EXACT: [&str; 2] = ["wsrep_sst_auth", "file_key_management_filekey"];
+    const SUFFIXES: [&str; 9] = [
+        "_password",
+        "_passwd",
+        "_pwd",
+        "_secret",
+        "_secret_key",
+        "_access_key",
+        "_auth",
+        "_token",
+        "_filekey",
+    ];
+    let n = name.to_ascii_lowercase();
+    EXACT.contains(&n.as_str()) || SUFFIXES.iter().any(|s| n.ends_with(s))
+}
+
+/// Switches and numbers are settings (`strict_password_validation = ON`),
+/// not credentials.
+fn is_setting_value(value: &str) -> bool {
+    let v = value.trim();
+    ["ON", "OFF", "TRUE", "FALSE", "YES", "NO"]
+        .iter()
+        .any(|w| v.eq_ignore_ascii_case(w))
+        || (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Does `value` of variable `name` hold a credential (not a switch or a
+/// number)? Messages show such values as `***`.
+pub fn is_credential(name: &str, value: &str) -> bool {
+    !value.is_empty() && is_credential_name(name) && !is_setting_value(value)
+}
+
+/// Replace the values of credential variables (`report_password`,
+/// `wsrep_sst_auth`, anything named like a password, key or secret that holds
+/// more than a switch) by [`REDACTED`]. Empty values stay empty, so "not set"
+/// is still known. Returns how many were replaced.
+pub fn redact_credentials(variables: &mut BTreeMap<String, String>) -> usize {
+    let mut n = 0;
+    for (name, value) in variables.iter_mut() {
+        if !value.is_empty()
+            && value != REDACTED
+            && is_credential_name(name)
+            && !is_setting_value(value)
+        {
+            *value = REDACTED.to_string();
+            n += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod credential_tests {
+    use super::*;
+
+    #[test]
+    fn credentials_keep_only_that_they_were_set() {
+        let mut v: BTreeMap<String, String> = [
+            ("report_password", "s3cret"),
+            ("wsrep_sst_auth", "sst:pa55"),
+            ("report_user", "repl"),
+            ("strict_password_validation", "ON"),
+            ("validate_password_length", "8"),
+            ("ssl_key", "/etc/mysql/key.pem"),
+            ("report_host", ""),
+            ("authentication_ldap_simple_bind_root_pwd", "x"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(redact_credentials(&mut v), 3);
+        assert_eq!(v["report_password"], REDACTED);
+        assert_eq!(v["wsrep_sst_auth"], REDACTED);
+        assert_eq!(v["authentication_ldap_simple_bind_root_pwd"], REDACTED);
+        assert_eq!(v["report_user"], "repl");
+        assert_eq!(v["strict_password_validation"], "ON");
+        assert_eq!(v["ssl_key"], "/etc/mysql/key.pem");
+        assert_eq!(v["report_host"], "");
+    }
+}

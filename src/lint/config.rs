@@ -94,9 +94,13 @@ struct Raw {
 impl ProjectConfig {
     /// Read and check one `mytune.toml`.
     pub fn load(path: &Path) -> Result<ProjectConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            path: path.to_path_buf(),
-            message: format!("cannot read: {e}"),
+        let text = crate::input::read_text(path).map_err(|e| {
+            let full = e.to_string();
+            let prefix = format!("{}: ", path.display());
+            ConfigError {
+                path: path.to_path_buf(),
+                message: full.strip_prefix(&prefix).unwrap_or(&full).to_string(),
+            }
         })?;
         ProjectConfig::parse(&text, path)
     }
@@ -134,11 +138,16 @@ impl ProjectConfig {
 
         let memory = match &raw.memory {
             None => None,
-            Some(toml::Value::String(s)) => Some(
-                units::parse_size(s)
-                    .map_err(|e| err(format!("memory: '{s}' is not a size ({e})")))?,
-            ),
-            Some(toml::Value::Integer(n)) if *n > 0 => Some(*n as u64),
+            Some(toml::Value::String(s)) => {
+                Some(units::parse_memory(s).map_err(|e| err(format!("memory: {e}")))?)
+            }
+            Some(toml::Value::Integer(n)) => {
+                let why = match units::parse_memory(&n.to_string()) {
+                    Err(e) => e,
+                    Ok(_) => "expected a size such as \"64G\"".to_string(),
+                };
+                return Err(err(format!("memory: {why}")));
+            }
             Some(other) => {
                 return Err(err(format!(
                     "memory: expected a size such as \"64G\", found {other}"
@@ -158,17 +167,18 @@ impl ProjectConfig {
             let source = format!("{}", path.display());
             HostFacts {
                 source: HostSource::Described,
+                // A value not given stays unknown: 0 with no source.
                 memory: Memory {
                     total_bytes: memory.unwrap_or(0),
                     cgroup_limit_bytes: None,
                     effective_bytes: memory.unwrap_or(0),
-                    effective_source: source.clone(),
+                    effective_source: memory.map(|_| source.clone()).unwrap_or_default(),
                 },
                 cpu: Cpu {
                     logical: raw.cpus.unwrap_or(0),
                     cgroup_quota: None,
                     effective: raw.cpus.unwrap_or(0),
-                    effective_source: source,
+                    effective_source: raw.cpus.map(|_| source).unwrap_or_default(),
                 },
                 datadir_disk: disk.map(|kind| Disk {
                     kind,

@@ -212,6 +212,16 @@ pub fn parse_dropin(text: &str, file: &Path) -> (Vec<LimitEntry>, Vec<LimitsErro
             });
             continue;
         };
+        if soft.as_u64() > hard.as_u64() {
+            errors.push(LimitsError {
+                location: loc,
+                message: format!(
+                    "{}={value}: the soft limit is above the hard limit; systemd refuses the setting",
+                    key.trim()
+                ),
+            });
+            continue;
+        }
         for (kind, value) in [(Kind::Soft, soft), (Kind::Hard, hard)] {
             entries.push(LimitEntry {
                 item: it,
@@ -278,6 +288,20 @@ mod tests {
         assert_eq!(e[3].value, Limit::UNLIMITED);
         assert_eq!(err.len(), 1);
         assert!(err[0].message.contains("outside [Service]"));
+    }
+
+    #[test]
+    fn a_soft_limit_above_the_hard_limit_is_an_error() {
+        let (e, err) = parse_dropin("[Service]\nLimitNOFILE=10:5\n", Path::new("d.conf"));
+        assert!(e.is_empty());
+        assert_eq!(err.len(), 1);
+        assert!(
+            err[0]
+                .message
+                .contains("soft limit is above the hard limit")
+        );
+        let (e, err) = parse_dropin("[Service]\nLimitNOFILE=5:infinity\n", Path::new("d.conf"));
+        assert_eq!((e.len(), err.len()), (2, 0));
     }
 
     #[test]

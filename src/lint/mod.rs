@@ -315,10 +315,17 @@ fn check_server_entry(
             .var
             .map(|v| v.name.clone())
             .unwrap_or_else(|| e.name.clone());
+        // A credential's value never reaches a report.
+        let message = match e.value.as_deref() {
+            Some(v) if !v.is_empty() && crate::facts::server::is_credential(&variable, v) => {
+                j.message.replace(v, "***")
+            }
+            _ => j.message,
+        };
         out.push(finding(
             check,
             severity,
-            j.message,
+            message,
             Some(e.location.clone()),
             Some(variable),
         ));
@@ -433,6 +440,16 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
     }
 }
 
+/// A value as a message may show it: credentials (`report_password`, ...) as
+/// `***`.
+fn shown(name: &str, value: &str) -> String {
+    if crate::facts::server::is_credential(name, value) {
+        "***".to_string()
+    } else {
+        value.to_string()
+    }
+}
+
 /// Earlier occurrences of an option in the server's groups have no effect.
 fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Finding>) {
     let by_location: HashMap<&SourceLocation, &OptionEntry> =
@@ -447,7 +464,7 @@ fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Findi
                 continue;
             }
             let what = match &earlier {
-                Some(v) => format!("this value ({v}) is ignored"),
+                Some(v) => format!("this value ({}) is ignored", shown(&opt.name, v)),
                 None => "this line has no effect".to_string(),
             };
             out.push(finding(

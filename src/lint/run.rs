@@ -67,6 +67,11 @@ struct Input {
     kind: FileKind,
 }
 
+/// The most bytes one lint run reads from the files it is given (each is
+/// also capped at [`crate::input::MAX_INPUT_SIZE`], and a walk at
+/// [`super::walk::MAX_WALK_FILES`] files).
+pub const MAX_RUN_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Lint `files` (already expanded from directories).
 pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
     let mut out = LintOutcome::default();
@@ -76,15 +81,23 @@ pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
     let mut groups: BTreeMap<Option<PathBuf>, Vec<Input>> = BTreeMap::new();
     let forced = opts.config.map(Path::to_path_buf);
     let mut upward_cache: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
+    let mut total_bytes: u64 = 0;
     for path in files {
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::input::read_bytes(path) {
             Ok(b) => b,
             Err(e) => {
-                out.errors
-                    .push(format!("{}: cannot read: {e}", path.display()));
+                out.errors.push(e.to_string());
                 continue;
             }
         };
+        total_bytes += bytes.len() as u64;
+        if total_bytes > MAX_RUN_BYTES {
+            out.errors.push(format!(
+                "{}: the files of this run add up to more than {MAX_RUN_BYTES} bytes; stopped here",
+                path.display()
+            ));
+            break;
+        }
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let kind = classify(path, &text);
         let cfg_path = match &forced {

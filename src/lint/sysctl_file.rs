@@ -62,13 +62,65 @@ pub fn parse(text: &str, file: &Path) -> (Vec<SysctlEntry>, Vec<SysctlError>) {
             });
             continue;
         }
+        let key = key.replace('/', ".");
+        let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Err(why) = check_value(&key, &value) {
+            errors.push(SysctlError {
+                location: at(indent + 1),
+                message: format!("{key} = {value}: {why}; the kernel refuses it"),
+            });
+            continue;
+        }
         entries.push(SysctlEntry {
-            key: key.replace('/', "."),
-            value: value.split_whitespace().collect::<Vec<_>>().join(" "),
+            key,
+            value,
             location: at(indent + 1),
         });
     }
     (entries, errors)
+}
+
+/// Ranges the kernel enforces for the parameters the rules read; a value
+/// outside them is refused by `sysctl -p` and never reaches the kernel.
+fn check_value(key: &str, value: &str) -> Result<(), String> {
+    let int = |v: &str| {
+        v.parse::<i64>()
+            .map_err(|_| format!("'{v}' is not a whole number"))
+    };
+    let in_range = |v: &str, lo: i64, hi: i64| -> Result<i64, String> {
+        let n = int(v)?;
+        if n < lo || n > hi {
+            return Err(format!("{n} is outside {lo}..{hi}"));
+        }
+        Ok(n)
+    };
+    match key {
+        "net.ipv4.ip_local_port_range" => {
+            let parts: Vec<&str> = value.split(' ').collect();
+            let [low, high] = parts[..] else {
+                return Err("expected two ports, LOW HIGH".into());
+            };
+            let low = in_range(low, 1, 65535)?;
+            let high = in_range(high, 1, 65535)?;
+            if low > high {
+                return Err(format!("the first port ({low}) is above the last ({high})"));
+            }
+            Ok(())
+        }
+        "net.core.somaxconn"
+        | "net.ipv4.tcp_max_syn_backlog"
+        | "net.core.netdev_max_backlog"
+        | "fs.file-max"
+        | "fs.aio-max-nr"
+        | "fs.nr_open"
+        | "vm.min_free_kbytes" => in_range(value, 0, i64::MAX).map(|_| ()),
+        "vm.swappiness" => in_range(value, 0, 200).map(|_| ()),
+        "vm.dirty_ratio" | "vm.dirty_background_ratio" | "vm.overcommit_ratio" => {
+            in_range(value, 0, 100).map(|_| ())
+        }
+        "vm.overcommit_memory" => in_range(value, 0, 2).map(|_| ()),
+        _ => Ok(()),
+    }
 }
 
 /// Does the text look like a sysctl file (its first setting has a dotted
@@ -111,6 +163,20 @@ mod tests {
         assert_eq!(e[2].value, "4096 87380 134217728");
         assert_eq!(err.len(), 1);
         assert_eq!(err[0].location.line, 6);
+    }
+
+    #[test]
+    fn values_the_kernel_refuses_are_errors() {
+        let (e, err) = parse(
+            "net.ipv4.ip_local_port_range = 60999 1024\nnet.core.somaxconn = -1\n\
+             vm.swappiness = 300\nnet.ipv4.ip_local_port_range = 1024 65535\n",
+            Path::new("s.conf"),
+        );
+        assert_eq!(e.len(), 1, "{e:?}");
+        let messages: Vec<&str> = err.iter().map(|e| e.message.as_str()).collect();
+        assert!(messages[0].contains("the first port (60999) is above the last (1024)"));
+        assert!(messages[1].contains("-1 is outside 0.."));
+        assert!(messages[2].contains("300 is outside 0..200"));
     }
 
     #[test]

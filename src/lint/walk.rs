@@ -3,7 +3,13 @@
 //! commits (`*.cnf`, `my.cnf`, `sysctl.conf`, `sysctl.d/*.conf`,
 //! `limits.conf`, `limits.d/*.conf`, `*.service.d/*.conf`), skipping hidden
 //! directories (`.git`). `--exclude` globs apply to both.
+//!
+//! Each directory and each file is taken once, by device and inode, so a
+//! symbolic-link loop (`ln -s . self`) ends the walk instead of repeating it,
+//! and a walk stops with an error after [`MAX_WALK_FILES`] files.
 
+use std::collections::HashSet;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use globset::GlobSet;
@@ -18,19 +24,61 @@ pub struct WalkError {
     pub message: String,
 }
 
+/// The most files one run lints.
+pub const MAX_WALK_FILES: usize = 10_000;
+
+/// A file or directory's identity: device and inode.
+type Id = (u64, u64);
+
+fn id(p: &Path) -> Option<Id> {
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// What a walk has seen.
+#[derive(Default)]
+struct Seen {
+    dirs: HashSet<Id>,
+    files: HashSet<Id>,
+    out: Vec<PathBuf>,
+    errors: Vec<WalkError>,
+    full: bool,
+}
+
+impl Seen {
+    /// Take `p` unless the same file was taken already (or the budget is spent).
+    fn add(&mut self, p: PathBuf) {
+        if self.full {
+            return;
+        }
+        if let Some(i) = id(&p)
+            && !self.files.insert(i)
+        {
+            return;
+        }
+        if self.out.len() >= MAX_WALK_FILES {
+            self.full = true;
+            self.errors.push(WalkError {
+                path: p,
+                message: format!("more than {MAX_WALK_FILES} files to lint; stopped here"),
+            });
+            return;
+        }
+        self.out.push(p);
+    }
+}
+
 /// Expand `paths` into files, in a stable order (as given; directory
 /// contents sorted). Missing paths are errors.
 pub fn files(paths: &[PathBuf], exclude: &GlobSet) -> (Vec<PathBuf>, Vec<WalkError>) {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
+    let mut seen = Seen::default();
     for p in paths {
         if p.is_dir() {
-            walk(p, exclude, &mut out, &mut errors);
+            walk(p, exclude, &mut seen);
         } else if !excluded(p, exclude) {
-            out.push(p.clone());
+            seen.add(p.clone());
         }
     }
-    (out, errors)
+    (seen.out, seen.errors)
 }
 
 fn excluded(p: &Path, exclude: &GlobSet) -> bool {
@@ -39,11 +87,16 @@ fn excluded(p: &Path, exclude: &GlobSet) -> bool {
     exclude.is_match(s)
 }
 
-fn walk(dir: &Path, exclude: &GlobSet, out: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
+fn walk(dir: &Path, exclude: &GlobSet, seen: &mut Seen) {
+    // A directory seen before (a symbolic-link loop, or two links to one
+    // directory) is not walked again.
+    if seen.full || id(dir).is_some_and(|i| !seen.dirs.insert(i)) {
+        return;
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            errors.push(WalkError {
+            seen.errors.push(WalkError {
                 path: dir.to_path_buf(),
                 message: format!("cannot list: {e}"),
             });
@@ -61,9 +114,9 @@ fn walk(dir: &Path, exclude: &GlobSet, out: &mut Vec<PathBuf>, errors: &mut Vec<
             continue;
         }
         if p.is_dir() {
-            walk(&p, exclude, out, errors);
+            walk(&p, exclude, seen);
         } else if classify_path(&p).is_some() {
-            out.push(p);
+            seen.add(p);
         }
     }
 }

@@ -86,10 +86,13 @@ pub fn render(r: &CheckReport) -> String {
 }
 
 /// Table-cell text: pipes escaped, line breaks folded.
+/// A table cell: one line (line breaks become spaces), control characters
+/// escaped ([`super::safe`]), pipes escaped.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    super::safe::escape(&s.replace(['\n', '\r'], " ")).replace('|', "\\|")
 }
 
 fn code(s: &str) -> String {
-    format!("`{}`", s.replace('`', "'").replace('|', "\\|"))
+    let one_line = super::safe::escape(&s.replace(['\n', '\r'], " ")).into_owned();
+    format!("`{}`", one_line.replace('`', "'").replace('|', "\\|"))
 }

@@ -3,17 +3,26 @@
 //! unchanged into an option file, and a one-line summary.
 //!
 //! Colour is the caller's choice (`--color`, `NO_COLOR`); this module only
-//! applies it.
+//! applies it. Everything that came from the server or a file is escaped
+//! and table cells are clipped ([`super::safe`]), so a value cannot start a
+//! line and a 1 MB `sql_mode` lays out in linear time.
 
 use std::fmt::Write;
 
 use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
 
+use super::safe::{clip, escape};
 use crate::check::header::duration;
 use crate::check::{Apply, CheckReport};
 use crate::rules::{Finding, Severity};
 use crate::target::Flavor;
 use crate::units;
+
+/// The most characters of a value or variable shown in a table cell.
+const VALUE_MAX: usize = 300;
+
+/// The most characters of a message shown in a table cell.
+const MESSAGE_MAX: usize = 2_000;
 
 /// Width the tables wrap to when the output is not a terminal.
 pub const DEFAULT_WIDTH: u16 = 120;
@@ -52,7 +61,7 @@ pub fn render(report: &CheckReport, style: Style) -> String {
     if !report.not_applicable.is_empty() {
         let _ = writeln!(out, "\n{}", bold("Not applicable:", style));
         for n in &report.not_applicable {
-            let _ = writeln!(out, "  {}  {}", n.code, n.reason);
+            let _ = writeln!(out, "  {}  {}", escape(&n.code), escape(&n.reason));
         }
     }
     let _ = writeln!(out, "\n{}", summary_line(report));
@@ -67,8 +76,8 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
         bold("mytune check:", style),
         flavor_name(h.flavor),
         h.version,
-        h.version_string,
-        h.source
+        clip(&h.version_string, VALUE_MAX),
+        escape(&h.source)
     );
     match &h.memory {
         Some(m) => {
@@ -76,7 +85,7 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
                 out,
                 "  memory  {} ({})",
                 units::human_size(m.value),
-                m.source
+                escape(&m.source)
             );
         }
         None => {
@@ -84,14 +93,14 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
         }
     }
     if let Some(c) = &h.cpus {
-        let _ = writeln!(out, "  cpus    {} ({})", c.value, c.source);
+        let _ = writeln!(out, "  cpus    {} ({})", c.value, escape(&c.source));
     }
     let _ = writeln!(out, "  uptime  {}", h.counters.note);
     if !h.config_files.is_empty() {
-        let _ = writeln!(out, "  config  {}", h.config_files.join(", "));
+        let _ = writeln!(out, "  config  {}", escape(&h.config_files.join(", ")));
     }
     for s in &h.skipped {
-        let _ = writeln!(out, "  skipped {}: {}", s.what, s.reason);
+        let _ = writeln!(out, "  skipped {}: {}", escape(&s.what), escape(&s.reason));
     }
 }
 
@@ -111,15 +120,16 @@ fn table(rows: &[&Finding], style: Style) -> Table {
         let family = f.family.as_str();
         let family_cell = if family == last_family { "" } else { family };
         last_family = family;
-        let mut variable = f.variable.clone().unwrap_or_default();
+        let mut variable = clip(f.variable.as_deref().unwrap_or_default(), VALUE_MAX);
         if let Some(loc) = &f.location {
             variable.push('\n');
-            variable.push_str(&loc.to_string());
+            variable.push_str(&clip(&loc.to_string(), VALUE_MAX));
         }
+        let value = |v: &str| clip(v, VALUE_MAX);
         let change = match (&f.current, &f.recommended) {
-            (Some(c), Some(r)) => format!("{c} → {r}"),
-            (Some(c), None) => c.clone(),
-            (None, Some(r)) => format!("→ {r}"),
+            (Some(c), Some(r)) => format!("{} → {}", value(c), value(r)),
+            (Some(c), None) => value(c),
+            (None, Some(r)) => format!("→ {}", value(r)),
             (None, None) => String::new(),
         };
         let mut code = Cell::new(&f.code);
@@ -133,7 +143,7 @@ fn table(rows: &[&Finding], style: Style) -> Table {
             code,
             Cell::new(variable),
             Cell::new(change),
-            Cell::new(&f.message),
+            Cell::new(clip(&f.message, MESSAGE_MAX)),
         ]);
     }
     t
@@ -155,8 +165,8 @@ pub fn changes_block(r: &CheckReport) -> String {
             } => format!("online: {statement} (lasts until restart: keep this line too)"),
             Apply::Restart => "needs a restart".to_string(),
         };
-        let _ = writeln!(out, "# {} {how}", c.code);
-        let _ = writeln!(out, "{} = {}", c.variable, c.value);
+        let _ = writeln!(out, "# {} {}", c.code, escape(&how));
+        let _ = writeln!(out, "{} = {}", escape(&c.variable), escape(&c.value));
     }
     out
 }

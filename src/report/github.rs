@@ -6,11 +6,15 @@ use std::fmt::Write;
 
 use crate::rules::{Finding, Severity};
 
-/// Escape the message part of a workflow command.
+/// Escape the message part of a workflow command: GitHub's own escapes for
+/// `%`, CR and LF, then other control characters (terminal escape sequences)
+/// written visibly ([`super::safe`]).
 fn data(s: &str) -> String {
-    s.replace('%', "%25")
+    let encoded = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::safe::escape(&encoded).into_owned()
 }
 
 /// Escape a property value of a workflow command.

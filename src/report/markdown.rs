@@ -8,9 +8,11 @@ use crate::rules::Finding;
 
 /// Escape text for a table cell.
 fn cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
+    // Line breaks become spaces (a table row is one line); other control
+    // characters are written as escapes, so no value starts a line.
+    super::safe::escape(&s.replace(['\n', '\r'], " "))
+        .replace('\\', "\\\\")
         .replace('|', "\\|")
-        .replace('\n', " ")
         .replace('<', "&lt;")
 }
 

@@ -8,6 +8,7 @@ pub mod check_text;
 pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod safe;
 pub mod sarif;
 pub mod text;
 

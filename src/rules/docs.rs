@@ -86,6 +86,9 @@ Recommendations are produced only by rules that fire.
   version when compared with one).
 - Operators, loosest first: `||`, `&&`, comparisons `== != < <= > >=` and `x in [a, b]` (not
   chainable), `+ -`, `* /`, unary `!` and `-`. `&&`, `||`, `if()` and `coalesce()` are lazy.
+- Depth: at most 128 levels, each parenthesis, call, unary operator and each further term of an
+  operator chain counting one (so a chain of more than 128 terms is refused too); deeper input is an
+  error at its `file:line:col`. Split long conditions with `let`.
 - Facts:
   - `var.NAME`: the server's variable when there are server facts, else the option-file value, else
     the target's default (when the caller provides defaults);

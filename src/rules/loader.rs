@@ -110,16 +110,46 @@ fn read_dir(dir: &Path) -> Result<Vec<(PathBuf, String)>, RuleError> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     paths.sort();
     paths
         .into_iter()
         .map(|p| {
-            let text = std::fs::read_to_string(&p).map_err(|e| io(&p, e))?;
+            // Regular files of sane size only; a non-UTF-8 byte is an error
+            // at its line and column.
+            let text = crate::input::read_text(&p).map_err(|e| input_error(&p, e))?;
             Ok((p, text))
         })
         .collect()
+}
+
+/// An unreadable rule file as a [`RuleError`], positioned when it can be.
+fn input_error(p: &Path, e: crate::input::InputError) -> RuleError {
+    use crate::input::InputError;
+    let (line, column) = match &e {
+        InputError::NotUtf8 { line, column, .. } => (*line, *column),
+        _ => (0, 0),
+    };
+    let message = match &e {
+        InputError::NotUtf8 { .. } => {
+            "bytes that are not UTF-8; rule files are UTF-8 text".to_string()
+        }
+        InputError::Io { source, .. } => format!("cannot read rules: {source}"),
+        other => {
+            let full = other.to_string();
+            let prefix = format!("{}: ", p.display());
+            full.strip_prefix(&prefix).unwrap_or(&full).to_string()
+        }
+    };
+    RuleError {
+        location: SourceLocation {
+            file: p.to_path_buf(),
+            line,
+            column,
+        },
+        message,
+    }
 }
 
 /// Byte offset → 1-based line and column (in characters).

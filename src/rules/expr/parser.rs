@@ -3,10 +3,20 @@
 //! Precedence, loosest first: `||`, `&&`, comparisons (`== != < <= > >= in`,
 //! not chainable), `+ -`, `* /`, unary `! -`. Names are checked against the
 //! namespaces and functions here; their types are checked in `check`.
+//!
+//! Nesting is bounded ([`MAX_DEPTH`]): every parenthesis, call, list, unary
+//! operator and every further term of an operator chain counts one level, so
+//! the tree handed to the checker, the evaluator, `Display` and `Drop` (all
+//! recursive) is never deeper than the limit, and a hostile rule file is an
+//! error at a position instead of a stack overflow.
 
 use super::ExprError;
 use super::ast::{BinOp, Expr, ExprKind, FactRef, Func, Namespace, Span, UnOp};
 use super::lexer::{Tok, tokenize};
+
+/// The deepest expression accepted. The built-in catalog needs under 20; the
+/// limit keeps the recursive passes far from the stack of a 2 MiB thread.
+pub const MAX_DEPTH: usize = 128;
 
 /// Parse one expression (the whole text).
 pub fn parse(src: &str) -> Result<Expr, ExprError> {
@@ -15,6 +25,7 @@ pub fn parse(src: &str) -> Result<Expr, ExprError> {
         toks,
         pos: 0,
         len: src.len(),
+        depth: 0,
     };
     if p.toks.is_empty() {
         return Err(ExprError::new(Span::new(0, src.len()), "empty expression"));
@@ -36,6 +47,8 @@ struct Parser {
     toks: Vec<(Tok, Span)>,
     pos: usize,
     len: usize,
+    /// Levels entered so far (see [`MAX_DEPTH`]).
+    depth: usize,
 }
 
 impl Parser {
@@ -72,6 +85,21 @@ impl Parser {
         }
     }
 
+    /// Enter one more level at the current token; refuse past [`MAX_DEPTH`].
+    fn descend(&mut self) -> Result<(), ExprError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ExprError::new(
+                self.peek_span(),
+                format!(
+                    "expression nested too deeply (more than {MAX_DEPTH} levels of parentheses, \
+                     calls, operators or chained terms); split it, e.g. with `let`"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn binop(&self) -> Option<BinOp> {
         Some(match self.peek()? {
             Tok::OrOr => BinOp::Or,
@@ -91,6 +119,8 @@ impl Parser {
     }
 
     fn expr(&mut self, min: u8) -> Result<Expr, ExprError> {
+        let entry = self.depth;
+        self.descend()?;
         let mut lhs = self.unary()?;
         let mut compared = false;
         loop {
@@ -112,6 +142,8 @@ impl Parser {
                     "comparisons cannot be chained; join them with '&&'",
                 ));
             }
+            // Each further term deepens the left-leaning tree by one.
+            self.descend()?;
             if is_in {
                 self.bump();
                 let open = self.expect(Tok::LBracket, "'[' after 'in'")?;
@@ -127,6 +159,7 @@ impl Parser {
             }
             compared = prec == 3;
         }
+        self.depth = entry;
         Ok(lhs)
     }
 
@@ -136,8 +169,11 @@ impl Parser {
             Some(Tok::Minus) => UnOp::Neg,
             _ => return self.primary(),
         };
+        let entry = self.depth;
+        self.descend()?;
         let (_, s) = self.bump().expect("peeked");
         let inner = self.unary()?;
+        self.depth = entry;
         let span = s.to(inner.span);
         Ok(Expr::new(ExprKind::Unary(op, Box::new(inner)), span))
     }

@@ -343,3 +343,57 @@ fn sysctl_default_needs_a_scope_that_read_the_kernel() {
             .contains("takes 1 to 2")
     );
 }
+
+/// The reproducers of issue 14: each used to overflow the stack.
+fn hostile(depth: usize) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "parens",
+            format!("{}true{}", "(".repeat(depth), ")".repeat(depth)),
+        ),
+        ("flat sum", format!("{} > 0", vec!["1"; depth].join(" + "))),
+        (
+            "min",
+            format!("{}1{} > 0", "min(".repeat(depth), ", 2)".repeat(depth)),
+        ),
+        (
+            "if",
+            format!("{}1{} > 0", "if(true, ".repeat(depth), ", 2)".repeat(depth)),
+        ),
+        ("not chain", format!("{}true", "!".repeat(depth))),
+        ("minus chain", format!("{}1 > 0", "-".repeat(depth))),
+        (
+            "in list",
+            format!("{}1 in [1]{}", "(".repeat(depth), ")".repeat(depth)),
+        ),
+    ]
+}
+
+#[test]
+fn deep_or_long_expressions_are_refused_with_a_position_not_a_stack_overflow() {
+    for depth in [parser::MAX_DEPTH + 1, 10_000, 100_000] {
+        for (what, src) in hostile(depth) {
+            let e = parse(&src).expect_err(what);
+            assert!(
+                e.message.contains("nested too deeply"),
+                "{what} x {depth}: {}",
+                e.message
+            );
+            assert!(e.span.start < src.len(), "{what}: span {:?}", e.span);
+        }
+    }
+}
+
+#[test]
+fn expressions_just_under_the_depth_limit_check_evaluate_and_print() {
+    // Every recursive pass (checker, evaluator, Display, Drop) handles the
+    // deepest accepted tree on a test thread's small stack.
+    let depth = parser::MAX_DEPTH - 3;
+    for (what, src) in hostile(depth) {
+        let e = parse(&src).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        check(&e, &CheckEnv::default()).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        eval(&e, &mut scope()).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        let printed = e.to_string();
+        parse(&printed).unwrap_or_else(|e| panic!("{what} reprinted: {e:?}"));
+    }
+}
