@@ -51,6 +51,7 @@ pub struct CheckArgs {
     /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Colours in the text report (NO_COLOR turns `auto` off).
@@ -63,7 +64,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "KEY")]
     pub skip: Vec<String>,
     /// Exit 1 when a finding at or above this severity exists.
-    #[arg(long, default_value = "warn", value_parser = parse_severity)]
+    #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = crate::cli::severity_parser())]
     pub fail_on: Severity,
     /// Also list the rules that did not apply, with the reason.
     #[arg(short = 'v', long)]
@@ -71,10 +72,6 @@ pub struct CheckArgs {
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
-}
-
-fn parse_severity(s: &str) -> Result<Severity, String> {
-    s.parse()
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -196,10 +193,19 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     };
     print!("{out}");
     Ok(if report::reaches(&report.findings, args.fail_on) {
+        // A first run that "fails" should say why: exit 1 is findings, not a crash.
+        eprintln!("{}", exit_hint(args.fail_on));
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The one line on stderr when findings make `check` exit 1.
+fn exit_hint(fail_on: Severity) -> String {
+    format!(
+        "mytune: exit status 1: findings at or above --fail-on {fail_on} (0 = none, 2 = an error); `--fail-on crit` or `--skip CODE` to change that"
+    )
 }
 
 /// Read the option files and keep what the target's server groups say

@@ -8,6 +8,7 @@ pub mod gen_cnf;
 pub mod gen_limits;
 pub mod gen_sysctl;
 pub mod lint;
+pub mod meta;
 pub mod rules;
 
 use std::path::Path;
