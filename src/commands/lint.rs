@@ -21,6 +21,13 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         eprintln!("mytune: {e}");
         failed = true;
     }
+    // Nothing to lint is an error, never a clean run.
+    if files.is_empty() {
+        if walk_errors.is_empty() {
+            eprintln!("mytune: nothing to lint: --exclude excludes every path given");
+        }
+        return Ok(ExitCode::from(2));
+    }
     let opts = LintOptions {
         target: args.target,
         config: args.config.as_deref(),
@@ -63,6 +70,18 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         1 => format!("{what} (1 error above: not everything was checked)"),
         n => format!("{what} ({n} errors above: not everything was checked)"),
     };
+    if errors > 0 && outcome.files.is_empty() {
+        // Not one file could be read: the errors above are the whole answer.
+        return Ok(ExitCode::from(2));
+    }
+    let human = matches!(args.format, OutputFormat::Text | OutputFormat::Markdown);
+    if errors > 0 && findings.is_empty() && human {
+        // "No problems found" would read as a clean bill for what was not checked.
+        eprintln!(
+            "mytune: no findings to report, but not everything was checked ({errors} error(s) above)"
+        );
+        return Ok(ExitCode::from(2));
+    }
     match args.format {
         OutputFormat::Text => print!("{}", report::text::findings(findings, &what)),
         OutputFormat::Json => {
