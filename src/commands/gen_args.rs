@@ -142,7 +142,7 @@ impl GenArgs {
         let (target, how) = match (&self.target, &facts.server) {
             (_, Some(s)) => (s.target(), server_label),
             (Some(t), None) => (*t, "--target"),
-            (None, None) => match generate::host::installed_server() {
+            (None, None) => match super::installed_server() {
                 Some(t) => (t, "the server installed here"),
                 None => (
                     "mysql-8.0"

@@ -9,6 +9,32 @@ use mytune::target::Target;
 
 use crate::cli::{LintArgs, OutputFormat};
 
+/// lint's JSON report: the common envelope plus where the target came from.
+#[derive(serde::Serialize)]
+struct LintJson<'a> {
+    #[serde(flatten)]
+    report: Report<'a>,
+    /// `--target`, a mytune.toml's path, `the server installed on this host`
+    /// or `default` (comma-separated like `target` when files have several).
+    target_origin: String,
+}
+
+/// The text report's first line: the target(s) and where each came from.
+fn target_line(targets: &[Target], origins: &[String]) -> String {
+    let list = targets
+        .iter()
+        .zip(origins)
+        .map(|(t, o)| format!("{t} ({o})"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let noun = if targets.len() == 1 {
+        "target"
+    } else {
+        "targets"
+    };
+    format!("mytune lint: {noun} {list}")
+}
+
 pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     let rules = match super::load_rules(args.rules.as_deref()) {
         Ok(r) => r,
@@ -28,10 +54,19 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::from(2));
     }
+    // Without --target, a file's mytune.toml names it; else the server
+    // installed here; else mysql-8.0.
+    let fallback = match args.target {
+        Some(_) => None,
+        None => {
+            super::installed_server().map(|t| (t, "the server installed on this host".to_string()))
+        }
+    };
     let opts = LintOptions {
         target: args.target,
         config: args.config.as_deref(),
         rules: &rules,
+        fallback,
     };
     let outcome = lint_files(&files, &opts);
     for e in &outcome.errors {
@@ -82,17 +117,25 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
+    let origins = outcome.target_origins.join(", ");
     match args.format {
-        OutputFormat::Text => print!("{}", report::text::findings(findings, &what)),
+        OutputFormat::Text => {
+            println!("{}", target_line(&outcome.targets, &outcome.target_origins));
+            print!("{}", report::text::findings(findings, &what))
+        }
         OutputFormat::Json => {
             let inputs = outcome
                 .files
                 .iter()
                 .map(|(p, _)| p.display().to_string())
                 .collect();
-            print!(
+            let report = LintJson {
+                report: Report::new("lint", targets, inputs, findings),
+                target_origin: origins,
+            };
+            println!(
                 "{}",
-                Report::new("lint", targets, inputs, findings).render()
+                serde_json::to_string_pretty(&report).expect("reports always serialize")
             );
         }
         OutputFormat::Sarif => print!("{}", report::sarif::render(findings)),

@@ -24,3 +24,14 @@ pub fn load_rules(dir: Option<&Path>) -> Result<RuleSet, ExitCode> {
         ExitCode::from(2)
     })
 }
+
+/// The server installed on this host (`mariadbd`/`mysqld --version` on PATH
+/// or in /usr/sbin), the default target of `lint` and `gen-*` without
+/// `--target`. `MYTUNE_DETECT_SERVER=0` turns the look-up off (reproducible
+/// runs on a machine that happens to have a server installed).
+pub fn installed_server() -> Option<mytune::target::Target> {
+    if std::env::var_os("MYTUNE_DETECT_SERVER").is_some_and(|v| v == "0") {
+        return None;
+    }
+    mytune::generate::host::installed_server()
+}
