@@ -66,6 +66,9 @@ pub struct CheckArgs {
     /// Exit 1 when a finding at or above this severity exists.
     #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = crate::cli::severity_parser())]
     pub fail_on: Severity,
+    /// Write the report to FILE instead of standard output (no colours).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Also list the rules that did not apply, with the reason.
     #[arg(short = 'v', long)]
     pub verbose: bool,
@@ -184,14 +187,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         CheckFormat::Text => check_text::render(
             &report,
             check_text::Style {
-                color: use_color(args.color),
+                color: use_color(args.color, args.output.is_some()),
                 width: terminal_width(),
             },
         ),
         CheckFormat::Json => report::check_json::render(&report, args.verbose),
         CheckFormat::Markdown => check_markdown::render(&report),
     };
-    print!("{out}");
+    match &args.output {
+        Some(path) => super::write_file(path, &out)?,
+        None => print!("{out}"),
+    }
     Ok(if report::reaches(&report.findings, args.fail_on) {
         // A first run that "fails" should say why: exit 1 is findings, not a crash.
         eprintln!("{}", exit_hint(args.fail_on));
@@ -229,12 +235,13 @@ fn load_config(paths: &[PathBuf], target: &mytune::target::Target) -> anyhow::Re
     Ok(merged)
 }
 
-fn use_color(choice: ColorChoice) -> bool {
+fn use_color(choice: ColorChoice, to_file: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            !to_file
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 && std::io::stdout().is_terminal()
         }
     }

@@ -35,3 +35,22 @@ pub fn installed_server() -> Option<mytune::target::Target> {
     }
     mytune::generate::host::installed_server()
 }
+
+/// Write `text` to `path` (`-o/--output`): into a temporary file beside it,
+/// then renamed over it, so a failed write never leaves half a file.
+pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file name", path.display()))?;
+    let tmp = dir.join(format!(".{}.mytune-tmp", name.to_string_lossy()));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::anyhow!("cannot write {}: {e}", path.display())
+    })
+}
