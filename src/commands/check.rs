@@ -188,7 +188,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             &report,
             check_text::Style {
                 color: use_color(args.color, args.output.is_some()),
-                width: terminal_width(),
+                width: terminal_width(args.output.is_some()),
             },
         ),
         CheckFormat::Json => report::check_json::render(&report, args.verbose),
@@ -247,11 +247,34 @@ fn use_color(choice: ColorChoice, to_file: bool) -> bool {
     }
 }
 
-/// `COLUMNS` when set, else the default width (tables wrap to it).
-fn terminal_width() -> u16 {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .filter(|w| *w >= 60)
+/// The width tables wrap to: `COLUMNS` when set, else the terminal's width
+/// when the report goes to one, else the default (120). At least 60.
+fn terminal_width(to_file: bool) -> u16 {
+    let env = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    let terminal = || {
+        (!to_file && std::io::stdout().is_terminal())
+            .then(|| terminal_size::terminal_size().map(|(w, _)| w.0))
+            .flatten()
+    };
+    width_from(env, terminal)
+}
+
+fn width_from(env: Option<u16>, terminal: impl FnOnce() -> Option<u16>) -> u16 {
+    env.or_else(terminal)
         .unwrap_or(check_text::DEFAULT_WIDTH)
+        .max(60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width_from;
+
+    #[test]
+    fn columns_overrides_the_terminal_and_120_is_the_default() {
+        assert_eq!(width_from(Some(200), || Some(80)), 200);
+        assert_eq!(width_from(None, || Some(80)), 80);
+        assert_eq!(width_from(None, || Some(200)), 200);
+        assert_eq!(width_from(None, || None), 120);
+        assert_eq!(width_from(Some(20), || None), 60);
+    }
 }
