@@ -195,6 +195,15 @@ fn help_subcommand_answers_and_has_help_of_its_own() {
     let out = ok_stdout(&["help", "lint"]);
     assert!(out.contains("Usage: mytune lint"), "{out}");
     assert!(out.contains("--fail-on"), "{out}");
+    // The same text as the command's own --help.
+    assert_eq!(
+        ok_stdout(&["help", "gen-cnf"]),
+        ok_stdout(&["gen-cnf", "--help"])
+    );
+    assert_eq!(
+        ok_stdout(&["help", "check"]),
+        ok_stdout(&["check", "--help"])
+    );
     let out = ok_stdout(&["help"]);
     assert!(out.contains("Usage: mytune"), "{out}");
     let o = mytune(&["help", "frobnicate"]);

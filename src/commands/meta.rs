@@ -55,6 +55,12 @@ pub fn help(args: &HelpArgs) -> anyhow::Result<ExitCode> {
             None => bail!("no command '{name}' (see `mytune --help`)"),
         };
     }
-    current.print_long_help().context("cannot write the help")?;
+    // Plain text (StyledStr's Display), the same as `COMMAND --help`.
+    let text = current.render_long_help().to_string();
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        // `mytune help | head`: the reader had enough.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("cannot write the help")?,
+    }
     Ok(ExitCode::SUCCESS)
 }
