@@ -49,7 +49,7 @@ pub enum Command {
     /// Print one rule in full: condition, recommendations, rationale, sources.
     #[command(after_help = PLAIN_EXIT_CODES)]
     Explain(ExplainArgs),
-    /// Check option files: syntax, unknown/removed/deprecated options, values, duplicates, groups.
+    /// Check option files: syntax, unknown/removed/deprecated options, values, groups, rules.
     #[command(after_help = JUDGE_EXIT_CODES)]
     Lint(LintArgs),
     /// Collect host and server facts into a JSON snapshot.
@@ -67,7 +67,7 @@ pub enum Command {
     /// Write a limits.d file and a systemd drop-in with the server's process limits.
     #[command(after_help = PLAIN_EXIT_CODES)]
     GenLimits(crate::commands::gen_limits::GenLimitsArgs),
-    /// Print a shell completion script (e.g. `mytune completions bash > /etc/bash_completion.d/mytune`).
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with --dir.
     Man(ManArgs),
