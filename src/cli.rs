@@ -3,15 +3,38 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use mytune::catalog::Catalog;
 use mytune::rules::Severity;
 use mytune::target::Target;
+
+/// `mytune --help`'s closing lines.
+const TOP_AFTER_HELP: &str = "\
+Exit status: 0 clean, 1 findings at or above --fail-on (lint, check), 2 usage, I/O or connection
+error. `mytune help COMMAND` or `mytune COMMAND --help` for one command; `mytune man` for the manual
+page, `mytune completions SHELL` for shell completions.";
+
+/// Exit codes of a command that judges (`lint`, `check`).
+pub const JUDGE_EXIT_CODES: &str = "\
+Exit status:
+  0  no finding at or above --fail-on
+  1  findings at or above --fail-on (default warn)
+  2  usage error, unreadable or missing input, unknown target, or (check) no connection";
+
+/// Exit codes of a command that only prints or writes.
+pub const PLAIN_EXIT_CODES: &str = "\
+Exit status:
+  0  success
+  2  usage error, unreadable input or output, or no connection";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "mytune",
-    version,
-    about = "Tuning advisor and option-file linter for MySQL, MariaDB and Percona Server"
+    version = env!("MYTUNE_VERSION"),
+    about = "Tuning advisor and option-file linter for MySQL, MariaDB and Percona Server",
+    after_help = TOP_AFTER_HELP,
+    disable_help_subcommand = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -20,24 +43,58 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the rule catalog (code, name, severity, family, applies).
+    /// List the rule catalog and the built-in checks (code, name, severity, family, applies).
+    #[command(after_help = PLAIN_EXIT_CODES)]
     Rules(RulesArgs),
     /// Print one rule in full: condition, recommendations, rationale, sources.
+    #[command(after_help = PLAIN_EXIT_CODES)]
     Explain(ExplainArgs),
-    /// Check option files: syntax, unknown/removed/deprecated options, values, duplicates, groups.
+    /// Check option files: syntax, unknown/removed/deprecated options, values, groups, rules.
+    #[command(after_help = JUDGE_EXIT_CODES)]
     Lint(LintArgs),
     /// Collect host and server facts into a JSON snapshot.
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, after_help = PLAIN_EXIT_CODES)]
     Collect(Box<crate::commands::collect::CollectArgs>),
     /// Advice on a live server (or a snapshot), with drift against its option files.
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, after_help = JUDGE_EXIT_CODES)]
     Check(Box<crate::commands::check::CheckArgs>),
     /// Write a commented option file (my.cnf) for this host or a described one.
+    #[command(after_help = PLAIN_EXIT_CODES)]
     GenCnf(crate::commands::gen_cnf::GenCnfArgs),
     /// Write a sysctl.d file of kernel parameters for the expected connections.
+    #[command(after_help = PLAIN_EXIT_CODES)]
     GenSysctl(crate::commands::gen_sysctl::GenSysctlArgs),
     /// Write a limits.d file and a systemd drop-in with the server's process limits.
+    #[command(after_help = PLAIN_EXIT_CODES)]
     GenLimits(crate::commands::gen_limits::GenLimitsArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with --dir.
+    Man(ManArgs),
+    /// Print the help of mytune or of one command (`mytune help lint`).
+    Help(HelpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write mytune.1 and one mytune-COMMAND.1 per command into DIR instead
+    /// of printing mytune.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// The command to describe (none: mytune itself).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -59,6 +116,7 @@ pub struct RulesArgs {
     /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Output format.
     #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
     pub format: RulesFormat,
 }
@@ -70,6 +128,7 @@ pub struct ExplainArgs {
     /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
 }
@@ -94,15 +153,21 @@ pub struct LintArgs {
     /// *.service.d/*.conf); option files' !include and !includedir are followed.
     #[arg(required = true, value_name = "PATH")]
     pub files: Vec<PathBuf>,
-    /// The server the files are for: FLAVOR-VERSION, e.g. mysql-8.0, mysql-8.4,
-    /// mariadb-10.11, percona-8.0 (a patch level such as mysql-8.0.25 applies
-    /// deprecations as of that release). Default: mytune.toml's target, else mysql-8.0.
-    #[arg(long, value_parser = parse_target)]
+    #[arg(
+        long,
+        value_name = "FLAVOR-VERSION",
+        value_parser = parse_target,
+        help = target_help(
+            "The server the files are for.",
+            "mytune.toml's target, else the server installed here (mariadbd/mysqld --version), else mysql-8.0"
+        )
+    )]
     pub target: Option<Target>,
+    /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Exit 1 when a finding at or above this severity exists.
-    #[arg(long, default_value = "warn", value_parser = parse_severity)]
+    #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = severity_parser())]
     pub fail_on: Severity,
     /// Use this mytune.toml for every file instead of the nearest one above each file.
     #[arg(long, value_name = "FILE")]
@@ -118,11 +183,30 @@ pub struct LintArgs {
     pub verbose: bool,
 }
 
-/// A bare series means its catalog's newest release ([`Target::resolved`]).
-fn parse_target(s: &str) -> Result<Target, String> {
-    s.parse::<Target>().map(Target::resolved)
+/// A `--target` value: FLAVOR-VERSION with a variable catalog to judge it
+/// by (the series' own or the nearest one of the flavor); anything else is a
+/// usage error. A bare series means its catalog's newest release
+/// ([`Target::resolved`]).
+pub fn parse_target(s: &str) -> Result<Target, String> {
+    let t = s.parse::<Target>()?;
+    Catalog::for_target(&t).map_err(|e| e.to_string())?;
+    Ok(t.resolved())
 }
 
-fn parse_severity(s: &str) -> Result<Severity, String> {
-    s.parse()
+/// `--target`'s help: `what`, the series with a catalog, and the default.
+pub fn target_help(what: &str, default: &str) -> String {
+    let series = Catalog::supported()
+        .iter()
+        .map(Target::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{what} FLAVOR-VERSION, one of {series}; a patch level (mysql-8.0.25) applies deprecations as of that release, other versions use the nearest series of the flavor. Default: {default}"
+    )
+}
+
+/// `--fail-on`: a severity, with its values listed in the help.
+pub fn severity_parser() -> impl TypedValueParser<Value = Severity> {
+    PossibleValuesParser::new(["info", "warn", "crit"])
+        .map(|s| s.parse::<Severity>().expect("a listed severity"))
 }

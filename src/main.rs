@@ -46,5 +46,8 @@ fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         cli::Command::GenCnf(args) => commands::gen_cnf::run(&args),
         cli::Command::GenSysctl(args) => commands::gen_sysctl::run(&args),
         cli::Command::GenLimits(args) => commands::gen_limits::run(&args),
+        cli::Command::Completions(args) => commands::meta::completions(&args),
+        cli::Command::Man(args) => commands::meta::man(&args),
+        cli::Command::Help(args) => commands::meta::help(&args),
     }
 }

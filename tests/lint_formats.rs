@@ -41,6 +41,8 @@ fn sarif_schema() -> serde_json::Value {
 
 fn lint(format: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mytune"))
+        // The default target must not depend on the server installed here.
+        .env("MYTUNE_DETECT_SERVER", "0")
         .args(["lint", "--rules", RULES, "--format", format, PROJECT])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -119,6 +121,8 @@ fn sarif_of_a_clean_run_is_valid_too() {
     let f = dir.path().join("clean my.cnf");
     std::fs::write(&f, "[client]\nport = 3306\n").unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        // The default target must not depend on the server installed here.
+        .env("MYTUNE_DETECT_SERVER", "0")
         .args(["lint", "--format", "sarif", f.to_str().unwrap()])
         .output()
         .unwrap();
@@ -175,7 +179,18 @@ fn json_and_text_agree() {
     let json: serde_json::Value = serde_json::from_slice(&lint("json").stdout).unwrap();
     let text = String::from_utf8_lossy(&lint("text").stdout).into_owned();
     let n = json["findings"].as_array().unwrap().len();
-    assert_eq!(text.lines().count(), n + 1, "{text}");
+    // The target line, one line per finding, the summary.
+    assert_eq!(text.lines().count(), n + 2, "{text}");
+    assert!(
+        text.starts_with(
+            "mytune lint: target mysql-8.0.41 (tests/fixtures/lint/project/mytune.toml)\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        json["target_origin"],
+        "tests/fixtures/lint/project/mytune.toml"
+    );
     assert!(text.ends_with(&format!(
         "Found {n} problems ({} crit, {} warn, {} info) in 5 files for mysql-8.0.41.\n",
         json["summary"]["crit"], json["summary"]["warn"], json["summary"]["info"]

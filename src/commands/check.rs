@@ -52,6 +52,7 @@ pub struct CheckArgs {
     /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Colours in the text report (NO_COLOR turns `auto` off).
@@ -64,18 +65,17 @@ pub struct CheckArgs {
     #[arg(long, value_name = "KEY")]
     pub skip: Vec<String>,
     /// Exit 1 when a finding at or above this severity exists.
-    #[arg(long, default_value = "warn", value_parser = parse_severity)]
+    #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = crate::cli::severity_parser())]
     pub fail_on: Severity,
+    /// Write the report to FILE instead of standard output (no colours).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Also list the rules that did not apply, with the reason.
     #[arg(short = 'v', long)]
     pub verbose: bool,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
-}
-
-fn parse_severity(s: &str) -> Result<Severity, String> {
-    s.parse()
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -194,19 +194,31 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         CheckFormat::Text => check_text::render(
             &report,
             check_text::Style {
-                color: use_color(args.color),
-                width: terminal_width(),
+                color: use_color(args.color, args.output.is_some()),
+                width: terminal_width(args.output.is_some()),
             },
         ),
         CheckFormat::Json => report::check_json::render(&report, args.verbose),
         CheckFormat::Markdown => check_markdown::render(&report),
     };
-    super::emit(&out)?;
+    match &args.output {
+        Some(path) => super::write_file(path, &out)?,
+        None => super::emit(&out)?,
+    }
     Ok(if report::reaches(&report.findings, args.fail_on) {
+        // A first run that "fails" should say why: exit 1 is findings, not a crash.
+        eprintln!("{}", exit_hint(args.fail_on));
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The one line on stderr when findings make `check` exit 1.
+fn exit_hint(fail_on: Severity) -> String {
+    format!(
+        "mytune: exit status 1: findings at or above --fail-on {fail_on} (0 = none, 2 = an error); `--fail-on crit` or `--skip CODE` to change that"
+    )
 }
 
 /// Read the option files and keep what the target's server groups say
@@ -230,22 +242,46 @@ fn load_config(paths: &[PathBuf], target: &mytune::target::Target) -> anyhow::Re
     Ok(merged)
 }
 
-fn use_color(choice: ColorChoice) -> bool {
+fn use_color(choice: ColorChoice, to_file: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            !to_file
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 && std::io::stdout().is_terminal()
         }
     }
 }
 
-/// `COLUMNS` when set, else the default width (tables wrap to it).
-fn terminal_width() -> u16 {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .filter(|w| *w >= 60)
+/// The width tables wrap to: `COLUMNS` when set, else the terminal's width
+/// when the report goes to one, else the default (120). At least 60.
+fn terminal_width(to_file: bool) -> u16 {
+    let env = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    let terminal = || {
+        (!to_file && std::io::stdout().is_terminal())
+            .then(|| terminal_size::terminal_size().map(|(w, _)| w.0))
+            .flatten()
+    };
+    width_from(env, terminal)
+}
+
+fn width_from(env: Option<u16>, terminal: impl FnOnce() -> Option<u16>) -> u16 {
+    env.or_else(terminal)
         .unwrap_or(check_text::DEFAULT_WIDTH)
+        .max(60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width_from;
+
+    #[test]
+    fn columns_overrides_the_terminal_and_120_is_the_default() {
+        assert_eq!(width_from(Some(200), || Some(80)), 200);
+        assert_eq!(width_from(None, || Some(80)), 80);
+        assert_eq!(width_from(None, || Some(200)), 200);
+        assert_eq!(width_from(None, || None), 120);
+        assert_eq!(width_from(Some(20), || None), 60);
+    }
 }

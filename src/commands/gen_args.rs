@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
 use mytune::collect::{HostDescription, HostPaths};
@@ -22,10 +23,15 @@ pub enum DiskArg {
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The server the file is for: FLAVOR-VERSION (mysql-8.0, mysql-8.4,
-    /// mariadb-10.11, percona-8.0, …). Default: the server installed here
-    /// (mariadbd/mysqld --version), else mysql-8.0.
-    #[arg(long, value_parser = parse_target)]
+    #[arg(
+        long,
+        value_name = "FLAVOR-VERSION",
+        value_parser = crate::cli::parse_target,
+        help = crate::cli::target_help(
+            "The server the file is for.",
+            "the server installed here (mariadbd/mysqld --version), else mysql-8.0"
+        )
+    )]
     pub target: Option<Target>,
     /// Describe the host instead of reading this one: its memory (e.g. 64G).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -36,12 +42,25 @@ pub struct GenArgs {
     /// Describe the host: its data disk.
     #[arg(long, value_enum, value_name = "KIND")]
     pub disk: Option<DiskArg>,
-    /// The workload the server runs.
-    #[arg(long, default_value = "mixed", value_parser = parse_workload)]
+    /// The workload the server runs: oltp (many short transactions), olap
+    /// (long analytical queries) or mixed.
+    #[arg(
+        long,
+        default_value = "mixed",
+        ignore_case = true,
+        value_parser = PossibleValuesParser::new(["oltp", "olap", "mixed"])
+            .map(|s| s.parse::<Workload>().expect("a listed workload"))
+    )]
     pub workload: Workload,
     /// strict: every commit survives a crash; relaxed: may lose about a
     /// second of commits for speed.
-    #[arg(long, default_value = "strict", value_parser = parse_durability)]
+    #[arg(
+        long,
+        default_value = "strict",
+        ignore_case = true,
+        value_parser = PossibleValuesParser::new(["strict", "relaxed"])
+            .map(|s| s.parse::<Durability>().expect("a listed durability"))
+    )]
     pub durability: Durability,
     /// Expected peak of concurrent connections.
     #[arg(long, value_name = "N")]
@@ -122,7 +141,7 @@ impl GenArgs {
         let (target, how) = match (&self.target, &facts.server) {
             (_, Some(s)) => (s.target(), server_label),
             (Some(t), None) => (*t, "--target"),
-            (None, None) => match generate::host::installed_server() {
+            (None, None) => match super::installed_server() {
                 Some(t) => (t, "the server installed here"),
                 None => (
                     "mysql-8.0"
@@ -195,21 +214,8 @@ fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
     Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-/// A bare series means its catalog's newest release ([`Target::resolved`]).
-fn parse_target(s: &str) -> Result<Target, String> {
-    s.parse::<Target>().map(Target::resolved)
-}
-
 fn parse_size(s: &str) -> Result<u64, String> {
     mytune::units::parse_memory(s)
-}
-
-fn parse_workload(s: &str) -> Result<Workload, String> {
-    s.parse()
-}
-
-fn parse_durability(s: &str) -> Result<Durability, String> {
-    s.parse()
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {

@@ -40,10 +40,20 @@ pub struct GenCnfArgs {
     #[arg(long, value_name = "DURATION", default_value = "5m",
           value_parser = mytune::collect::flags::parse_time_box)]
     pub timeout: std::time::Duration,
+    /// Write the option file to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
 }
+
+/// Where a generated file goes, for the header of a new one: it is a
+/// drop-in read after the distribution's files, not a my.cnf replacement.
+pub const DROP_IN_HEADER: [&str; 2] = [
+    "Install as a drop-in that is read after the distribution's files, e.g. /etc/mysql/mariadb.conf.d/99-mytune.cnf (Debian/Ubuntu MariaDB), /etc/mysql/mysql.conf.d/99-mytune.cnf (Debian/Ubuntu MySQL) or /etc/my.cnf.d/99-mytune.cnf (RHEL, Fedora, SUSE); a later file wins for each option.",
+    "It holds no paths (datadir, socket, pid or log files): do not use it as the whole my.cnf.",
+];
 
 pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     let live = if args.from_server {
@@ -81,12 +91,19 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
         Origin::Defaults
     };
     let mut header = resolved.header.clone();
+    header.extend(DROP_IN_HEADER.iter().map(|l| l.to_string()));
     for w in resolved.plan.shortfalls() {
         mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }
     let text = generate::cnf::render(&resolved.plan, &header, base_text.as_deref(), origin)?;
-    super::emit(&text)?;
+    match &args.output {
+        Some(path) => {
+            super::write_file(path, &text)?;
+            eprintln!("mytune gen-cnf: wrote {}", path.display());
+        }
+        None => super::emit(&text)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -37,6 +37,14 @@ pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
     if let Some(u) = &args.unit {
         opts.unit = u.clone();
     }
+    if generate::limits::limits(&r.plan)?.is_empty() {
+        // Two files of comments and a restart would change nothing.
+        eprintln!(
+            "mytune gen-limits: no rule recommends a process limit for this host and profile ({}); nothing written",
+            r.plan.target
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let files = generate::limits::render(&r.plan, &opts, &r.header)?;
     let commands = generate::limits::apply_commands(&files, &opts);
     match &args.output_dir {

@@ -9,6 +9,32 @@ use mytune::target::Target;
 
 use crate::cli::{LintArgs, OutputFormat};
 
+/// lint's JSON report: the common envelope plus where the target came from.
+#[derive(serde::Serialize)]
+struct LintJson<'a> {
+    #[serde(flatten)]
+    report: Report<'a>,
+    /// `--target`, a mytune.toml's path, `the server installed on this host`
+    /// or `default` (comma-separated like `target` when files have several).
+    target_origin: String,
+}
+
+/// The text report's first line: the target(s) and where each came from.
+fn target_line(targets: &[Target], origins: &[String]) -> String {
+    let list = targets
+        .iter()
+        .zip(origins)
+        .map(|(t, o)| format!("{t} ({o})"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let noun = if targets.len() == 1 {
+        "target"
+    } else {
+        "targets"
+    };
+    format!("mytune lint: {noun} {list}")
+}
+
 pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     let rules = match super::load_rules(args.rules.as_deref()) {
         Ok(r) => r,
@@ -21,10 +47,26 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         mytune::stderr_line!("mytune: {e}");
         failed = true;
     }
+    // Nothing to lint is an error, never a clean run.
+    if files.is_empty() {
+        if walk_errors.is_empty() {
+            eprintln!("mytune: nothing to lint: --exclude excludes every path given");
+        }
+        return Ok(ExitCode::from(2));
+    }
+    // Without --target, a file's mytune.toml names it; else the server
+    // installed here; else mysql-8.0.
+    let fallback = match args.target {
+        Some(_) => None,
+        None => {
+            super::installed_server().map(|t| (t, "the server installed on this host".to_string()))
+        }
+    };
     let opts = LintOptions {
         target: args.target,
         config: args.config.as_deref(),
         rules: &rules,
+        fallback,
     };
     let outcome = lint_files(&files, &opts);
     for t in &outcome.targets {
@@ -68,15 +110,39 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         1 => format!("{what} (1 error above: not everything was checked)"),
         n => format!("{what} ({n} errors above: not everything was checked)"),
     };
+    if errors > 0 && outcome.files.is_empty() {
+        // Not one file could be read: the errors above are the whole answer.
+        return Ok(ExitCode::from(2));
+    }
+    let human = matches!(args.format, OutputFormat::Text | OutputFormat::Markdown);
+    if errors > 0 && findings.is_empty() && human {
+        // "No problems found" would read as a clean bill for what was not checked.
+        eprintln!(
+            "mytune: no findings to report, but not everything was checked ({errors} error(s) above)"
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let origins = outcome.target_origins.join(", ");
     let text = match args.format {
-        OutputFormat::Text => report::text::findings(findings, &what),
+        OutputFormat::Text => format!(
+            "{}\n{}",
+            target_line(&outcome.targets, &outcome.target_origins),
+            report::text::findings(findings, &what)
+        ),
         OutputFormat::Json => {
             let inputs = outcome
                 .files
                 .iter()
                 .map(|(p, _)| p.display().to_string())
                 .collect();
-            Report::new("lint", targets, inputs, findings).render()
+            let report = LintJson {
+                report: Report::new("lint", targets, inputs, findings),
+                target_origin: origins,
+            };
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&report).expect("reports always serialize")
+            )
         }
         OutputFormat::Sarif => report::sarif::render(findings),
         OutputFormat::Github => report::github::render(findings),

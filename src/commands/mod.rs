@@ -9,6 +9,7 @@ pub mod gen_limits;
 pub mod gen_sysctl;
 pub mod lint;
 pub mod out;
+pub mod meta;
 pub mod rules;
 
 use std::path::Path;
@@ -25,4 +26,35 @@ pub fn load_rules(dir: Option<&Path>) -> Result<RuleSet, ExitCode> {
         mytune::stderr_line!("{e}");
         ExitCode::from(2)
     })
+}
+
+/// The server installed on this host (`mariadbd`/`mysqld --version` on PATH
+/// or in /usr/sbin), the default target of `lint` and `gen-*` without
+/// `--target`. `MYTUNE_DETECT_SERVER=0` turns the look-up off (reproducible
+/// runs on a machine that happens to have a server installed).
+pub fn installed_server() -> Option<mytune::target::Target> {
+    if std::env::var_os("MYTUNE_DETECT_SERVER").is_some_and(|v| v == "0") {
+        return None;
+    }
+    mytune::generate::host::installed_server()
+}
+
+/// Write `text` to `path` (`-o/--output`) atomically (a temporary file
+/// beside it, fsync, rename), so a failed write never leaves half a file;
+/// a report holds server data, so it is the owner's only.
+pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    let w = mytune::atomic::write(
+        path,
+        text.as_bytes(),
+        0o600,
+        mytune::atomic::Backup::None,
+    )?;
+    if let Some(target) = w.replaced_link {
+        eprintln!(
+            "mytune: {} was a symbolic link to {}; replaced it with the file",
+            path.display(),
+            target.display()
+        );
+    }
+    Ok(())
 }

@@ -18,6 +18,24 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
             let mut t = Table::new();
             t.load_style(UTF8_FULL_CONDENSED);
             t.set_header(["code", "name", "severity", "family", "applies"]);
+            // The built-in checks first (their codes are the lowest): lint's
+            // structural checks and check's drift against option files.
+            let mut builtin: Vec<(&str, &str, String, &str)> = mytune::lint::checks::ALL
+                .iter()
+                .map(|c| (c.code, c.name, c.severity.to_string(), "lint (built in)"))
+                .chain(mytune::check::drift::ALL.iter().map(|c| {
+                    (
+                        c.code,
+                        c.name,
+                        c.severity.to_string(),
+                        "check --config (built in)",
+                    )
+                }))
+                .collect();
+            builtin.sort_by_key(|b| b.0);
+            for (code, name, severity, applies) in builtin {
+                t.add_row([code, name, &severity, "config", applies]);
+            }
             for r in set.rules() {
                 t.add_row([
                     r.code.clone(),

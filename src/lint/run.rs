@@ -33,6 +33,10 @@ pub struct LintOptions<'a> {
     /// `--config`: used for every file instead of searching upward.
     pub config: Option<&'a Path>,
     pub rules: &'a RuleSet,
+    /// The target when neither `--target` nor `mytune.toml` names one, and
+    /// where it came from (e.g. the server installed here); `None`:
+    /// [`DEFAULT_TARGET`].
+    pub fallback: Option<(Target, String)>,
 }
 
 /// A rule that could not be evaluated for a file, and why.
@@ -56,6 +60,9 @@ pub struct LintOutcome {
     pub files: Vec<(PathBuf, FileKind)>,
     /// The targets used (one per configuration group).
     pub targets: Vec<Target>,
+    /// Where each of `targets` came from: `--target`, a mytune.toml's path,
+    /// the fallback's origin, or `default`.
+    pub target_origins: Vec<String>,
     /// Files or configurations that could not be read (exit code 2).
     pub errors: Vec<String>,
 }
@@ -134,14 +141,25 @@ pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
     let mut na: BTreeSet<NotApplicable> = BTreeSet::new();
     for (cfg_path, inputs) in groups {
         let cfg = configs.get(&cfg_path).and_then(Option::as_ref);
-        let target = opts
-            .target
-            .or_else(|| cfg.and_then(|c| c.target))
-            .unwrap_or_else(|| DEFAULT_TARGET.parse().expect("valid default target"))
-            // One meaning per target: a bare series is its newest known release.
-            .resolved();
+        let (target, origin) = match (opts.target, cfg.and_then(|c| c.target.map(|t| (t, c)))) {
+            (Some(t), _) => (t, "--target".to_string()),
+            (None, Some((t, c))) => {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let path = c.path.strip_prefix(&cwd).unwrap_or(&c.path);
+                (t, path.display().to_string())
+            }
+            (None, None) => opts.fallback.clone().unwrap_or_else(|| {
+                (
+                    DEFAULT_TARGET.parse().expect("valid default target"),
+                    "default".to_string(),
+                )
+            }),
+        };
+        // One meaning per target: a bare series is its newest known release.
+        let target = target.resolved();
         if !out.targets.contains(&target) {
             out.targets.push(target);
+            out.target_origins.push(origin);
         }
         match cfg {
             Some(c) => out.notes.push(format!(

@@ -67,15 +67,40 @@ impl Seen {
     }
 }
 
+/// What a directory walk looks for, for "nothing to lint" messages.
+pub const LOOKED_FOR: &str =
+    "*.cnf, my.cnf, sysctl.conf, sysctl.d/*.conf, limits.conf, limits.d/*.conf, *.service.d/*.conf";
+
 /// Expand `paths` into files, in a stable order (as given; directory
-/// contents sorted). Missing paths are errors.
+/// contents sorted). Missing paths, and directories with no file to lint
+/// in them, are errors: a wrong path must not pass as a clean run.
 pub fn files(paths: &[PathBuf], exclude: &GlobSet) -> (Vec<PathBuf>, Vec<WalkError>) {
     let mut seen = Seen::default();
     for p in paths {
-        if p.is_dir() {
-            walk(p, exclude, &mut seen);
-        } else if !excluded(p, exclude) {
-            seen.add(p.clone());
+        match std::fs::metadata(p) {
+            Err(e) => seen.errors.push(WalkError {
+                path: p.clone(),
+                message: match e.kind() {
+                    std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+                    std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                    _ => format!("cannot read: {e}"),
+                },
+            }),
+            Ok(m) if m.is_dir() => {
+                let before = seen.out.len();
+                let errors_before = seen.errors.len();
+                walk(p, exclude, &mut seen);
+                if seen.out.len() == before && seen.errors.len() == errors_before {
+                    seen.errors.push(WalkError {
+                        path: p.clone(),
+                        message: format!(
+                            "no file to lint in this directory (looked for {LOOKED_FOR}, minus --exclude)"
+                        ),
+                    });
+                }
+            }
+            Ok(_) if !excluded(p, exclude) => seen.add(p.clone()),
+            Ok(_) => {}
         }
     }
     (seen.out, seen.errors)
@@ -125,6 +150,28 @@ fn walk(dir: &Path, exclude: &GlobSet, seen: &mut Seen) {
 mod tests {
     use super::*;
     use crate::lint::config::glob_set;
+
+    #[test]
+    fn missing_paths_and_empty_directories_are_errors() {
+        let d = tempfile::tempdir().unwrap();
+        let empty = d.path().join("empty");
+        std::fs::create_dir_all(empty.join("sub")).unwrap();
+        std::fs::write(empty.join("README.md"), "").unwrap();
+        let missing = d.path().join("nonexistent.cnf");
+        let (files, errors) = files(&[empty.clone(), missing.clone()], &GlobSet::empty());
+        assert!(files.is_empty());
+        let msgs: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].starts_with(&empty.display().to_string()),
+            "{msgs:?}"
+        );
+        assert!(msgs[0].contains("no file to lint"), "{msgs:?}");
+        assert_eq!(
+            msgs[1],
+            format!("{}: no such file or directory", missing.display())
+        );
+    }
 
     #[test]
     fn walks_known_names_and_excludes() {

@@ -1,0 +1,43 @@
+//! Build script: `MYTUNE_VERSION` for `mytune --version`, the package
+//! version plus the git commit when built from a checkout
+//! (`0.1.0 (git 1a2b3c4)`). Without git, or outside a checkout (a crate
+//! tarball), it is the package version alone: this never fails the build.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let s = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+fn main() {
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    println!("cargo:rerun-if-changed=build.rs");
+    let full = match git(&["rev-parse", "--short", "HEAD"]) {
+        Some(commit) => {
+            // Rebuild when HEAD moves: HEAD itself, the branch it names, packed refs.
+            let mut watch: Vec<PathBuf> = Vec::new();
+            if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+                watch.push(Path::new(&dir).join("HEAD"));
+            }
+            if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+                let common = PathBuf::from(common);
+                if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
+                    watch.push(common.join(r));
+                }
+                watch.push(common.join("packed-refs"));
+            }
+            for p in watch.iter().filter(|p| p.exists()) {
+                println!("cargo:rerun-if-changed={}", p.display());
+            }
+            format!("{version} (git {commit})")
+        }
+        None => version,
+    };
+    println!("cargo:rustc-env=MYTUNE_VERSION={full}");
+}

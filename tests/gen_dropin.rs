@@ -1,0 +1,162 @@
+//! gen-cnf as a drop-in and output files (issue 15): the header says where
+//! the file goes and that it holds no paths; `-o/--output FILE` on gen-cnf
+//! and check; gen-limits writes nothing when no rule recommends a limit.
+
+use std::process::{Command, Output};
+
+fn mytune(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("COLUMNS", "120")
+        .env("MYTUNE_DETECT_SERVER", "0")
+        .output()
+        .expect("run mytune")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const HOST: [&str; 6] = ["--memory", "8G", "--cpus", "4", "--disk", "ssd"];
+
+#[test]
+fn gen_cnf_header_says_where_the_file_goes_and_that_it_has_no_paths() {
+    let mut args = vec!["gen-cnf", "--target", "mariadb-10.11"];
+    args.extend(HOST);
+    let o = mytune(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let header: String = out
+        .lines()
+        .take_while(|l| l.starts_with('#') || l.is_empty())
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for needle in [
+        "/etc/mysql/mariadb.conf.d/99-mytune.cnf",
+        "/etc/my.cnf.d/",
+        "/etc/mysql/mysql.conf.d/",
+        "holds no paths",
+    ] {
+        assert!(header.contains(needle), "header lacks {needle}:\n{out}");
+    }
+    for path_option in ["datadir", "socket", "pid_file", "log_error", "tmpdir"] {
+        assert!(
+            !out.lines().any(|l| l.starts_with(path_option)),
+            "{path_option} set:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn gen_cnf_output_writes_the_file_and_nothing_on_stdout() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("99-mytune.cnf");
+    let mut args = vec!["gen-cnf", "--target", "mysql-8.0"];
+    args.extend(HOST);
+    let printed = stdout(&mytune(&args));
+    args.extend(["-o", file.to_str().unwrap()]);
+    let o = mytune(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), printed);
+    assert!(stderr(&o).contains("wrote"), "{}", stderr(&o));
+    // No temporary file left behind.
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    // An unwritable destination is an error, exit 2.
+    let mut bad = args[..args.len() - 1].to_vec();
+    bad.push("/nonexistent-dir/x.cnf");
+    let o = mytune(&bad);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot write /nonexistent-dir/x.cnf"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn check_output_writes_the_report_without_colours() {
+    let snap = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/snapshots/mysql80-overcommitted-8g-4cpu.json"
+    );
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("report.txt");
+    let plain = mytune(&["check", "--snapshot", snap, "--color", "never"]);
+    let o = mytune(&["check", "--snapshot", snap, "-o", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), plain.status.code());
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, stdout(&plain));
+    assert!(!written.contains('\x1b'));
+    let json = d.path().join("report.json");
+    let o = mytune(&[
+        "check",
+        "--snapshot",
+        snap,
+        "--format",
+        "json",
+        "--output",
+        json.to_str().unwrap(),
+    ]);
+    assert!(stdout(&o).is_empty());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["command"], "check");
+}
+
+#[test]
+fn gen_limits_writes_nothing_when_no_rule_recommends_a_limit() {
+    let d = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "gen-limits",
+        "--target",
+        "mariadb-10.11",
+        "--memory",
+        "4G",
+        "--cpus",
+        "2",
+        "--connections",
+        "100",
+    ];
+    let o = mytune(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no rule recommends a process limit"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("systemctl"));
+    args.extend(["--output-dir", d.path().to_str().unwrap()]);
+    let o = mytune(&args);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn gen_limits_still_writes_files_and_steps_when_a_rule_recommends_one() {
+    let o = mytune(&[
+        "gen-limits",
+        "--target",
+        "mysql-8.0",
+        "--memory",
+        "256G",
+        "--cpus",
+        "64",
+        "--connections",
+        "20000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("LimitNOFILE="), "{out}");
+    assert!(out.contains("# ==> apply <=="), "{out}");
+    assert!(out.contains("systemctl restart mysql.service"), "{out}");
+}

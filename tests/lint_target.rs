@@ -1,0 +1,91 @@
+//! One default target story for `mytune lint` (issue 15): `--target`, else
+//! the file's mytune.toml, else the server installed on this host (by its
+//! binary's `--version`), else mysql-8.0; the text report's first line and
+//! the JSON field `target_origin` say which.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Run mytune in `dir` with PATH holding only `bin` (a fake server binary,
+/// found before /usr/sbin).
+fn lint_in(dir: &Path, bin: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mytune"));
+    c.arg("lint").args(args).current_dir(dir).env("PATH", bin);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run mytune")
+}
+
+fn first_line(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A project dir with my.cnf, and a bin dir whose `mariadbd --version`
+/// says MariaDB 11.4.5.
+fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("my.cnf"), "[mysqld]\nmax_connections = 200\n").unwrap();
+    let bin = d.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join("mariadbd");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho 'mariadbd  Ver 11.4.5-MariaDB-1 for debian-linux-gnu on x86_64 (Debian)'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (d, bin)
+}
+
+#[test]
+fn the_installed_server_is_the_default() {
+    let (d, bin) = setup();
+    let o = lint_in(d.path(), &bin, &[], &["my.cnf"]);
+    assert_eq!(
+        first_line(&o),
+        "mytune lint: target mariadb-11.4.5 (the server installed on this host)",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = lint_in(d.path(), &bin, &[], &["--format", "json", "my.cnf"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["target"], "mariadb-11.4.5");
+    assert_eq!(v["target_origin"], "the server installed on this host");
+}
+
+#[test]
+fn mytune_toml_beats_the_installed_server_and_target_beats_both() {
+    let (d, bin) = setup();
+    std::fs::write(d.path().join("mytune.toml"), "target = \"mysql-8.4\"\n").unwrap();
+    let o = lint_in(d.path(), &bin, &[], &["my.cnf"]);
+    let line = first_line(&o);
+    assert!(line.starts_with("mytune lint: target mysql-8.4"), "{line}");
+    assert!(line.ends_with(" (mytune.toml)"), "{line}");
+    let o = lint_in(d.path(), &bin, &[], &["--target", "mariadb-10.6", "my.cnf"]);
+    assert!(
+        first_line(&o).starts_with("mytune lint: target mariadb-10.6")
+            && first_line(&o).ends_with("(--target)"),
+        "{}",
+        first_line(&o)
+    );
+}
+
+#[test]
+fn without_a_server_the_default_is_mysql_80() {
+    let (d, bin) = setup();
+    let o = lint_in(
+        d.path(),
+        &bin,
+        &[("MYTUNE_DETECT_SERVER", "0")],
+        &["my.cnf"],
+    );
+    let line = first_line(&o);
+    assert!(line.starts_with("mytune lint: target mysql-8.0"), "{line}");
+    assert!(line.ends_with(" (default)"), "{line}");
+}

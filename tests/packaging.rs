@@ -1,0 +1,105 @@
+//! Packaging that tells the truth (issue 15): `rust-version` is the real
+//! floor of the locked dependencies, the README says so, and the licence in
+//! Cargo.toml is the LICENSE file's.
+
+use std::path::Path;
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn version(s: &str) -> Vec<u32> {
+    s.split('.').map(|p| p.parse().unwrap_or(0)).collect()
+}
+
+#[test]
+fn rust_version_is_the_highest_of_the_locked_dependencies() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .current_dir(root())
+        .output()
+        .expect("run cargo metadata");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let resolved: Vec<&str> = meta["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    let mut ours = None;
+    let mut floor: Option<(Vec<u32>, String)> = None;
+    for p in meta["packages"].as_array().unwrap() {
+        if !resolved.contains(&p["id"].as_str().unwrap()) {
+            continue;
+        }
+        let name = p["name"].as_str().unwrap();
+        let rv = p["rust_version"].as_str();
+        if name == "mytune" {
+            ours = rv.map(str::to_string);
+            continue;
+        }
+        if let Some(rv) = rv
+            && floor.as_ref().is_none_or(|(v, _)| version(rv) > *v)
+        {
+            floor = Some((version(rv), format!("{name} {} ({rv})", p["version"])));
+        }
+    }
+    let ours = ours.expect("Cargo.toml has a rust-version");
+    let (floor, who) = floor.expect("some dependency declares a rust-version");
+    assert_eq!(
+        version(&ours),
+        floor,
+        "rust-version {ours} is not the floor of the locked dependencies, {who}"
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("Rust {ours}+")),
+        "the README must say Rust {ours}+"
+    );
+    assert!(readme.contains("cargo install --locked --path ."));
+}
+
+#[test]
+fn licence_and_changelog_are_there() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("license = \"MIT\""), "{manifest}");
+    for key in ["description = ", "keywords = ", "categories = "] {
+        assert!(manifest.contains(key), "Cargo.toml lacks {key}");
+    }
+    let licence = std::fs::read_to_string(root().join("LICENSE")).unwrap();
+    assert!(licence.starts_with("MIT License"), "{licence}");
+    let changelog = std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    assert!(changelog.contains("## [Unreleased]"));
+}
+
+#[test]
+fn version_names_the_commit_when_built_from_a_checkout() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    let v = String::from_utf8_lossy(&out.stdout).into_owned();
+    let head = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match head {
+        // The commit the binary was built at: HEAD, unless HEAD moved since
+        // the build; either way a short hash.
+        Some(_) => assert!(
+            v.starts_with(&format!("mytune {} (git ", env!("CARGO_PKG_VERSION"))),
+            "{v}"
+        ),
+        None => assert_eq!(v.trim(), format!("mytune {}", env!("CARGO_PKG_VERSION"))),
+    }
+}
