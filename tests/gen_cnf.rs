@@ -402,3 +402,48 @@ fn a_suppression_of_the_rule_that_now_decides_the_line_is_removed() {
     );
     assert!(text.contains("# mytune: ignore MT101 MT006\n"), "{text}");
 }
+
+/// Found by the property test: seed 000 §2.3 as the base on a 1G host kept
+/// its 16M binlog cache per connection, so even the 10 connections MT301
+/// never goes below came to 90% of memory (MT303 warn; MT302 crit with half
+/// the host). MT308 caps the cache at 1M and MT301 sizes the connections
+/// with that cap, so the worst case of the generated file fits.
+#[test]
+fn a_16m_binlog_cache_base_on_a_1g_host_is_capped_and_the_worst_case_fits() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mysql-8.0".parse::<Target>().unwrap().resolved();
+    let catalog = Catalog::for_target(&target).unwrap();
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/seed000-best-practice.cnf"),
+    )
+    .unwrap();
+    for (host, share) in [(&hosts()[0].1, 1.0), (&hosts()[0].1, 0.5)] {
+        let loaded = cnf::load_str(&base, Path::new("base.cnf"));
+        let facts = Facts {
+            host: Some(host.clone()),
+            config: Some(loaded.effective(&cnf::server_groups(&target))),
+            ..Facts::default()
+        };
+        let profile = Profile {
+            share,
+            ..Profile::default()
+        };
+        let plan = generate::plan::build(&rules, &facts, &profile, target).unwrap();
+        let text = generate::cnf::render(&plan, &[], Some(&base), Origin::BaseFile).unwrap();
+        let options: BTreeMap<String, String> = cnf::load_str(&text, Path::new("g.cnf"))
+            .effective(&cnf::server_groups(&target))
+            .options
+            .into_iter()
+            .map(|(k, o)| (k, o.value))
+            .collect();
+        assert_eq!(options["binlog_cache_size"], "1M", "{text}");
+        let budget = host.memory.effective_bytes as f64 * share;
+        let worst = max_memory(&options, catalog);
+        assert!(
+            (worst as f64) <= 0.9 * budget,
+            "share {share}: worst case {} > 90% of {}\n{text}",
+            units::human_size(worst),
+            units::human_size(budget as u64)
+        );
+    }
+}
