@@ -447,3 +447,27 @@ fn a_16m_binlog_cache_base_on_a_1g_host_is_capped_and_the_worst_case_fits() {
         );
     }
 }
+
+/// Found by the property test on examples/seed003-100k-connections.cnf for
+/// MariaDB 10.6 on a 1G host: the base's `innodb_buffer_pool_instances = 8`,
+/// which MariaDB 10.6+ accepts and ignores, still counted as 8 instances of
+/// 128M chunks, so the buffer pool was planned in units of 1G and came out
+/// as 1G, the whole host (MT302 crit). An option MariaDB has removed (and
+/// ignores) is no starting value.
+#[test]
+fn an_option_the_target_ignores_does_not_size_the_plan() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mariadb-10.6".parse::<Target>().unwrap().resolved();
+    let base = "[mysqld]\ninnodb_buffer_pool_size = 40G\ninnodb_buffer_pool_instances = 8\n";
+    let loaded = cnf::load_str(base, Path::new("base.cnf"));
+    let facts = Facts {
+        host: Some(hosts()[0].1.clone()),
+        config: Some(loaded.effective(&cnf::server_groups(&target))),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    let bp = plan
+        .get("innodb_buffer_pool_size")
+        .expect("buffer pool set");
+    assert_eq!(bp.value, "640M", "70% of 1G in 128M chunks");
+}
