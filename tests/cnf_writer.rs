@@ -191,3 +191,45 @@ fn maximum_bounds_are_a_different_setting() {
         "[mysqld]\nmaximum-sort_buffer_size = 8M\nsort_buffer_size = 2M\n"
     );
 }
+
+/// The option is edited where the server takes it from: a MariaDB server
+/// reads `[mysqld]` too, so a base file's `[mysqld]` line is replaced there
+/// instead of being shadowed by a new `[mariadb]` line.
+#[test]
+fn set_where_read_edits_the_line_the_server_applies() {
+    let groups: Vec<String> = ["mysqld", "server", "mariadb"].map(String::from).into();
+    let mut doc = Document::parse("[mysqld]\nmax_connections = 100\n");
+    doc.set_where_read(&groups, "mariadb", "max_connections", Some("500"), None)
+        .unwrap();
+    assert_eq!(doc.to_string(), "[mysqld]\nmax_connections = 500\n");
+    // Absent: added to the new group.
+    doc.set_where_read(&groups, "mariadb", "sync_binlog", Some("1"), None)
+        .unwrap();
+    assert_eq!(
+        doc.to_string(),
+        "[mysqld]\nmax_connections = 500\n\n[mariadb]\nsync_binlog = 1\n"
+    );
+}
+
+/// Earlier occurrences the server also reads (shadowed duplicates) take the
+/// same value, so the file never says two different things; the comment
+/// goes above the one the server applies. Groups the server does not read
+/// keep their lines.
+#[test]
+fn set_where_read_gives_shadowed_duplicates_the_same_value() {
+    let groups: Vec<String> = ["mysqld", "server"].map(String::from).into();
+    let text = "[mysqld]\nmax-connections = 10\n[client]\nmax_connections = 7\n[server]\nmax_connections = 20\n";
+    let mut doc = Document::parse(text);
+    doc.set_where_read(
+        &groups,
+        "mysqld",
+        "max_connections",
+        Some("300"),
+        Some("why"),
+    )
+    .unwrap();
+    assert_eq!(
+        doc.to_string(),
+        "[mysqld]\nmax_connections = 300\n[client]\nmax_connections = 7\n[server]\n# why\nmax_connections = 300\n"
+    );
+}

@@ -306,11 +306,11 @@ fn value_lines(name: &str, kind: &VarKind, default: Option<&str>) -> Vec<String>
                     vals.push((lo - 1).to_string());
                 }
             }
-            if let Some(hi) = max {
-                if *hi <= 1 << 30 {
-                    vals.push(hi.to_string());
-                    vals.push((hi + 1).to_string());
-                }
+            if let Some(hi) = max
+                && *hi <= 1 << 30
+            {
+                vals.push(hi.to_string());
+                vals.push((hi + 1).to_string());
             }
             let _ = block;
             for v in [

@@ -319,3 +319,155 @@ fn expected_connections_set_max_connections_or_are_reported_short() {
     let (short, _) = build(small, &Profile::default());
     assert!(short.is_empty());
 }
+
+/// Generate from a base file for `target` on the 8G host, as
+/// `gen-cnf --base` does: the base's effective options are the starting
+/// values and the settings are edited into its text.
+fn generate_on_base(rules: &RuleSet, target: Target, base: &str) -> String {
+    let loaded = cnf::load_str(base, Path::new("base.cnf"));
+    let facts = Facts {
+        host: Some(hosts()[1].1.clone()),
+        config: Some(loaded.effective(&cnf::server_groups(&target))),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(rules, &facts, &Profile::default(), target).unwrap();
+    generate::cnf::render(&plan, &[], Some(base), Origin::BaseFile).unwrap()
+}
+
+/// Found by the gen-cnf | lint property test: for MariaDB, a base file's
+/// `[mysqld]` lines were left with their old values and the new values
+/// appended in a new `[mariadb]` group, so lint reported every such option
+/// as a duplicate (MT006 warn) and the old clamped value (MT005
+/// max_connections = 110000 > 100000) stayed in the file.
+#[test]
+fn a_mariadb_base_in_mysqld_is_edited_in_place_not_shadowed_by_a_new_group() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mariadb-10.11".parse::<Target>().unwrap().resolved();
+    let base = "[mysqld]\nmax_connections = 110000\ninnodb_buffer_pool_size = 40G\n";
+    let text = generate_on_base(&rules, target, base);
+    let options = cnf::load_str(&text, Path::new("g.cnf"))
+        .effective(&cnf::server_groups(&target))
+        .options;
+    assert_ne!(options["max_connections"].value, "110000", "{text}");
+    assert_eq!(text.matches("max_connections =").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("innodb_buffer_pool_size =").count(),
+        1,
+        "{text}"
+    );
+    let mysqld = text.split("[mariadb]").next().unwrap();
+    assert!(mysqld.contains("\nmax_connections = "), "{text}");
+}
+
+/// Found by the property test on tests/fixtures/lint/project/etc/mysql/my.cnf:
+/// a base that sets an option twice to the same value (MT006 info) got the
+/// new value on the last line only, and the first line became a duplicate
+/// that disagrees (MT006 warn). Every line the server reads gets the value.
+#[test]
+fn a_base_duplicate_takes_the_generated_value_too() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mysql-8.0".parse::<Target>().unwrap().resolved();
+    let base = "[mysqld]\nmax_connections = 110000\nmax_connections = 110000\n";
+    let text = generate_on_base(&rules, target, base);
+    let values: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("max_connections = "))
+        .collect();
+    assert_eq!(values.len(), 2, "{text}");
+    assert_eq!(values[0], values[1], "{text}");
+    assert_ne!(values[0], "110000", "{text}");
+}
+
+/// Found by the property test on tests/fixtures/lint/project/etc/mysql/my.cnf:
+/// `# mytune: ignore MT101` above `innodb_buffer_pool_size = 128M` stayed
+/// when gen-cnf replaced the value with MT101's own recommendation, so lint
+/// of the output reported an unused suppression (MT009 warn). A suppression
+/// of exactly the deciding rule goes; one naming other codes too stays.
+#[test]
+fn a_suppression_of_the_rule_that_now_decides_the_line_is_removed() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mysql-8.0".parse::<Target>().unwrap().resolved();
+    let text = generate_on_base(
+        &rules,
+        target,
+        "[mysqld]\n# mytune: ignore MT101\ninnodb_buffer_pool_size = 128M\n",
+    );
+    assert!(!text.contains("mytune: ignore"), "{text}");
+    assert!(text.contains("# MT101 "), "{text}");
+    assert!(!text.contains("= 128M"), "{text}");
+    let text = generate_on_base(
+        &rules,
+        target,
+        "[mysqld]\n# mytune: ignore MT101 MT006\ninnodb_buffer_pool_size = 128M\n",
+    );
+    assert!(text.contains("# mytune: ignore MT101 MT006\n"), "{text}");
+}
+
+/// Found by the property test: seed 000 §2.3 as the base on a 1G host kept
+/// its 16M binlog cache per connection, so even the 10 connections MT301
+/// never goes below came to 90% of memory (MT303 warn; MT302 crit with half
+/// the host). MT308 caps the cache at 1M and MT301 sizes the connections
+/// with that cap, so the worst case of the generated file fits.
+#[test]
+fn a_16m_binlog_cache_base_on_a_1g_host_is_capped_and_the_worst_case_fits() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mysql-8.0".parse::<Target>().unwrap().resolved();
+    let catalog = Catalog::for_target(&target).unwrap();
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/seed000-best-practice.cnf"),
+    )
+    .unwrap();
+    for (host, share) in [(&hosts()[0].1, 1.0), (&hosts()[0].1, 0.5)] {
+        let loaded = cnf::load_str(&base, Path::new("base.cnf"));
+        let facts = Facts {
+            host: Some(host.clone()),
+            config: Some(loaded.effective(&cnf::server_groups(&target))),
+            ..Facts::default()
+        };
+        let profile = Profile {
+            share,
+            ..Profile::default()
+        };
+        let plan = generate::plan::build(&rules, &facts, &profile, target).unwrap();
+        let text = generate::cnf::render(&plan, &[], Some(&base), Origin::BaseFile).unwrap();
+        let options: BTreeMap<String, String> = cnf::load_str(&text, Path::new("g.cnf"))
+            .effective(&cnf::server_groups(&target))
+            .options
+            .into_iter()
+            .map(|(k, o)| (k, o.value))
+            .collect();
+        assert_eq!(options["binlog_cache_size"], "1M", "{text}");
+        let budget = host.memory.effective_bytes as f64 * share;
+        let worst = max_memory(&options, catalog);
+        assert!(
+            (worst as f64) <= 0.9 * budget,
+            "share {share}: worst case {} > 90% of {}\n{text}",
+            units::human_size(worst),
+            units::human_size(budget as u64)
+        );
+    }
+}
+
+/// Found by the property test on examples/seed003-100k-connections.cnf for
+/// MariaDB 10.6 on a 1G host: the base's `innodb_buffer_pool_instances = 8`,
+/// which MariaDB 10.6+ accepts and ignores, still counted as 8 instances of
+/// 128M chunks, so the buffer pool was planned in units of 1G and came out
+/// as 1G, the whole host (MT302 crit). An option MariaDB has removed (and
+/// ignores) is no starting value.
+#[test]
+fn an_option_the_target_ignores_does_not_size_the_plan() {
+    let rules = RuleSet::builtin().unwrap();
+    let target = "mariadb-10.6".parse::<Target>().unwrap().resolved();
+    let base = "[mysqld]\ninnodb_buffer_pool_size = 40G\ninnodb_buffer_pool_instances = 8\n";
+    let loaded = cnf::load_str(base, Path::new("base.cnf"));
+    let facts = Facts {
+        host: Some(hosts()[0].1.clone()),
+        config: Some(loaded.effective(&cnf::server_groups(&target))),
+        ..Facts::default()
+    };
+    let plan = generate::plan::build(&rules, &facts, &Profile::default(), target).unwrap();
+    let bp = plan
+        .get("innodb_buffer_pool_size")
+        .expect("buffer pool set");
+    assert_eq!(bp.value, "640M", "70% of 1G in 128M chunks");
+}

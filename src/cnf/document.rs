@@ -302,6 +302,56 @@ impl Document {
         Ok(())
     }
 
+    /// Set `name = value` where a server reading `groups` takes it from.
+    ///
+    /// When the option already occurs in any of `groups`, the last
+    /// occurrence (the one the server applies) is replaced in its own group,
+    /// with `comment` above it, and every earlier occurrence in `groups` gets
+    /// the same value, so that no line the server reads disagrees with the
+    /// one it applies. Otherwise the option is added to `new_group` as
+    /// [`Document::set`] does.
+    ///
+    /// Why not always `new_group`: a base file's `[mysqld]` line read by
+    /// MariaDB would stay in place with its old value, shadowed by a new
+    /// `[mariadb]` line after it, and the file would say two things.
+    pub fn set_where_read(
+        &mut self,
+        groups: &[String],
+        new_group: &str,
+        name: &str,
+        value: Option<&str>,
+        comment: Option<&str>,
+    ) -> Result<(), EditError> {
+        check_name(name)?;
+        let want = option_key(name);
+        let hits: Vec<(usize, String)> = self
+            .lines
+            .iter()
+            .zip(self.line_groups())
+            .enumerate()
+            .filter_map(|(i, (line, g))| match (&line.kind, g) {
+                (LineKind::Option { raw_name, .. }, Some(g))
+                    if option_key(raw_name) == want && groups.iter().any(|w| same_group(g, w)) =>
+                {
+                    Some((i, g.to_string()))
+                }
+                _ => None,
+            })
+            .collect();
+        let Some((_, last_group)) = hits.last().cloned() else {
+            return self.set(new_group, name, value, comment);
+        };
+        let text = match value {
+            Some(v) => format!("{name} = {}", format_value(v)),
+            None => name.to_string(),
+        };
+        for &(i, _) in &hits[..hits.len() - 1] {
+            let ending = self.lines[i].ending;
+            self.lines[i] = Line::parse(&text, ending);
+        }
+        self.set(&last_group, name, value, comment)
+    }
+
     /// Remove every occurrence of `name` in `group`; returns how many lines
     /// were removed.
     pub fn remove(&mut self, group: &str, name: &str) -> usize {

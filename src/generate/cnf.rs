@@ -11,7 +11,7 @@
 use super::plan::{Plan, Setting};
 use super::{GenError, wrap};
 use crate::catalog::{Catalog, VarKind};
-use crate::cnf::Document;
+use crate::cnf::{Document, LineKind};
 use crate::target::{Flavor, Target};
 use crate::units;
 
@@ -112,6 +112,7 @@ pub fn render(
     let settings = checked_settings(plan)?;
     let catalog = Catalog::for_target(&plan.target)?;
     let group = group_for(&plan.target);
+    let read = crate::cnf::server_groups(&plan.target);
     let mut doc = match base {
         Some(text) => Document::parse(text),
         None => {
@@ -131,7 +132,10 @@ pub fn render(
             .map(|v| v.kind.clone())
             .unwrap_or(VarKind::String);
         let comment = comment_for(s, &kind, origin);
-        doc.set(group, &name, Some(&value), Some(&comment))
+        drop_moot_suppression(&mut doc, &read, &name, &s.code);
+        // A base file's own line is edited where the server reads it (its
+        // `[mysqld]` for MariaDB too); a new option goes into `group`.
+        doc.set_where_read(&read, group, &name, Some(&value), Some(&comment))
             .map_err(|e| GenError::Unwritable {
                 code: s.code.clone(),
                 setting: name.clone(),
@@ -140,4 +144,42 @@ pub fn render(
             })?;
     }
     Ok(doc.to_string())
+}
+
+/// Remove a `# mytune: ignore CODE` comment alone on the line above the
+/// option line the server applies, when CODE is exactly the rule whose
+/// recommendation is about to replace the value: the suppression silenced
+/// that rule's finding about the old value, the new value is the rule's own,
+/// so it would silence nothing and lint would report it (MT009). The
+/// generated comment block takes its place. A suppression naming other codes
+/// too, or every code, stays.
+fn drop_moot_suppression(doc: &mut Document, read: &[String], name: &str, code: &str) {
+    let want = crate::cnf::canonical_name(name);
+    let groups = doc.line_groups();
+    let last = doc
+        .lines
+        .iter()
+        .zip(&groups)
+        .rposition(|(line, g)| match (&line.kind, g) {
+            (LineKind::Option { raw_name, .. }, Some(g)) => {
+                let (n, modifier, _) = crate::cnf::split_name(raw_name);
+                n == want
+                    && modifier != crate::cnf::Modifier::Maximum
+                    && read
+                        .iter()
+                        .any(|r| crate::cnf::group_as_read(g).eq_ignore_ascii_case(r))
+            }
+            _ => false,
+        });
+    let Some(i) = last.filter(|&i| i > 0) else {
+        return;
+    };
+    let above = &doc.lines[i - 1];
+    if above.kind != LineKind::Comment {
+        return;
+    }
+    let found = crate::lint::suppress::scan(&above.text, std::path::Path::new(""));
+    if found.len() == 1 && found[0].own_line && found[0].codes == [code] {
+        doc.lines.remove(i - 1);
+    }
 }

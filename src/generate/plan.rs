@@ -18,7 +18,7 @@ use super::GenError;
 use crate::catalog::Catalog;
 use crate::facts::{ConfigFacts, ConfigOption, Facts, SourceLocation};
 use crate::rules::{EvalInput, Finding, NotApplicable, Profile, RuleSet};
-use crate::target::Target;
+use crate::target::{Flavor, Target};
 use crate::units;
 
 /// Recommendations of kernel parameters: `sysctl:net.core.somaxconn`.
@@ -131,6 +131,20 @@ pub fn build(
 
     let mut settings: BTreeMap<String, Setting> = BTreeMap::new();
     let mut current = facts.clone();
+    // MariaDB accepts many options it has removed and ignores them ("was
+    // removed. It does nothing now"), so such a line is no starting value:
+    // `innodb_buffer_pool_instances = 8` in a base file must not make MariaDB
+    // 10.6+'s buffer pool unit 1G. (MySQL refuses a removed option, which
+    // lint reports; its value stays, as lint's rule evaluation sees it.)
+    if target.flavor == Flavor::Mariadb
+        && let Some(config) = current.config.as_mut()
+    {
+        config.options.retain(|name, _| {
+            !catalog
+                .get(name)
+                .is_some_and(|v| v.status_at(target.version).is_removed())
+        });
+    }
     let mut round = 0;
     loop {
         round += 1;
