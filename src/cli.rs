@@ -42,6 +42,8 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+// Parsed once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// List the rule catalog and the built-in checks (code, name, severity, family, applies).
     #[command(after_help = PLAIN_EXIT_CODES)]

@@ -569,6 +569,7 @@ fn lint(rules: &RuleSet, dir: &Path, text: &str, toml: &str, target: Target) -> 
             target: Some(target),
             config: None,
             rules,
+            fallback: None,
         },
     );
     assert!(out.errors.is_empty(), "{:?}", out.errors);

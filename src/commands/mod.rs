@@ -8,8 +8,8 @@ pub mod gen_cnf;
 pub mod gen_limits;
 pub mod gen_sysctl;
 pub mod lint;
-pub mod out;
 pub mod meta;
+pub mod out;
 pub mod rules;
 
 use std::path::Path;
@@ -43,12 +43,7 @@ pub fn installed_server() -> Option<mytune::target::Target> {
 /// beside it, fsync, rename), so a failed write never leaves half a file;
 /// a report holds server data, so it is the owner's only.
 pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    let w = mytune::atomic::write(
-        path,
-        text.as_bytes(),
-        0o600,
-        mytune::atomic::Backup::None,
-    )?;
+    let w = mytune::atomic::write(path, text.as_bytes(), 0o600, mytune::atomic::Backup::None)?;
     if let Some(target) = w.replaced_link {
         eprintln!(
             "mytune: {} was a symbolic link to {}; replaced it with the file",
