@@ -111,7 +111,10 @@ def main():
 
     def probe_option(name):
         code, err = help_run("%s=%s" % (name, sample(own[name])))
-        unknown = "unknown variable" in err or "unknown option" in err
+        # A name the server takes as a prefix of another option is not an
+        # option itself (`profiling` -> profiling_history_size).
+        unknown = ("unknown variable" in err or "unknown option" in err
+                   or ("Using unique option prefix '%s'" % name) in err)
         noop = next((re.sub(r"^.*?\[Warning\] ", "", l).strip() for l in err.splitlines()
                      if "It does nothing now" in l), None)
         return name, unknown, "deprecated" in err.lower(), noop

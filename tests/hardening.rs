@@ -195,7 +195,17 @@ fn printing_commands(snapshot: &str) -> Vec<Vec<String>> {
         s(&["check", "--snapshot", snapshot]),
         s(&["gen-cnf", "--memory", "8G", "--cpus", "4"]),
         s(&["gen-sysctl", "--memory", "8G", "--cpus", "4"]),
-        s(&["gen-limits", "--memory", "8G", "--cpus", "4"]),
+        s(&[
+            "gen-limits",
+            "--target",
+            "mysql-8.0",
+            "--memory",
+            "64G",
+            "--cpus",
+            "16",
+            "--connections",
+            "2000",
+        ]),
     ]
 }
 
@@ -410,10 +420,14 @@ fn gen_limits_output_dir_keeps_a_replaced_file_as_bak_and_says_so() {
     let d = tempfile::tempdir().unwrap();
     let args = [
         "gen-limits",
+        "--target",
+        "mysql-8.0",
         "--memory",
-        "8G",
+        "64G",
         "--cpus",
-        "4",
+        "16",
+        "--connections",
+        "2000",
         "--output-dir",
         "out",
     ];
@@ -443,10 +457,14 @@ fn gen_limits_replaces_a_symlink_at_the_destination_and_leaves_its_target() {
     let d = tempfile::tempdir().unwrap();
     let args = [
         "gen-limits",
+        "--target",
+        "mysql-8.0",
         "--memory",
-        "8G",
+        "64G",
         "--cpus",
-        "4",
+        "16",
+        "--connections",
+        "2000",
         "--output-dir",
         "out",
     ];
@@ -481,7 +499,9 @@ fn gen_limits_replaces_a_symlink_at_the_destination_and_leaves_its_target() {
 fn a_failed_write_leaves_the_old_file_whole() {
     // A file-size limit stands in for a full disk: the write fails part way.
     let d = tempfile::tempdir().unwrap();
-    let args = "gen-limits --memory 8G --cpus 4 --output-dir out";
+    // A profile for which the rules recommend limits (a file to write).
+    let args =
+        "gen-limits --target mysql-8.0 --memory 64G --cpus 16 --connections 2000 --output-dir out";
     let ok = Command::new("sh")
         .arg("-c")
         .arg(format!("'{BIN}' {args}"))

@@ -326,7 +326,13 @@ impl Catalog {
                 });
             }
             VarStatus::Current => {
-                if facts.is_some_and(|f| f.warns_deprecated.contains(&info.name)) {
+                // The server warns when the option is set, not when it is
+                // turned off.
+                let turned_off = matches!(e.modifier, Modifier::Skip | Modifier::Disable)
+                    || e.value.as_deref().is_some_and(|v| {
+                        v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false")
+                    });
+                if !turned_off && facts.is_some_and(|f| f.warns_deprecated.contains(&info.name)) {
                     out.push(Judgement {
                         effect: Effect::Warns,
                         message: format!(
@@ -456,6 +462,13 @@ impl Catalog {
             return Ok(Some((early[0].0.clone(), early[0].1, true)));
         }
         let set_of = |(n, v): &(String, Option<&VarInfo>)| -> String {
+            // The no-ops a plugin (or the server) keeps are looked up after
+            // its real options (`innodb_buffer_pool_i` is
+            // innodb_buffer_pool_in_core_dump, not the removed
+            // innodb_buffer_pool_instances).
+            if v.is_none_or(|v| v.status.is_removed()) || self.ignored_message(n).is_some() {
+                return format!("~{}", mariadb_plugin(n).unwrap_or(""));
+            }
             match mariadb_plugin(n) {
                 Some(plugin) if v.is_some_and(|v| v.kind == VarKind::String && !v.sysvar) => {
                     format!("{plugin}:{n}")
@@ -475,7 +488,14 @@ impl Catalog {
         // The server's own options, then a plugin's main set, then the
         // plugins of one option each.
         let mut sets: Vec<String> = matching.iter().map(|c| set_of(c)).collect();
-        sets.sort_by_key(|s| (!s.is_empty(), s.contains(':'), s.clone()));
+        sets.sort_by_key(|s| {
+            (
+                s.starts_with('~'),
+                !s.is_empty(),
+                s.contains(':'),
+                s.clone(),
+            )
+        });
         sets.dedup();
         for set in sets {
             if let Some(hit) = pick(&set)? {
@@ -528,8 +548,24 @@ impl Catalog {
         let facts = server_facts(self.target());
         // `skip-host-cache` names the option skip_host_cache itself: no
         // prefix is in play then.
-        let modifier = if info.name == canonical_name(e.raw_name.trim_start_matches("loose-")) {
-            Modifier::None
+        // The server still reads `skip_symbolic_links` as skip- and
+        // `symbolic_links` when that is an option. With skip-, disable- or
+        // enable- it ignores any value written.
+        let whole = canonical_name(e.raw_name.trim_start_matches("loose-"));
+        let modifier = if info.name == whole {
+            [
+                ("skip_", Modifier::Skip),
+                ("disable_", Modifier::Disable),
+                ("enable_", Modifier::Enable),
+            ]
+            .iter()
+            .find(|(p, _)| {
+                whole
+                    .strip_prefix(p)
+                    .and_then(|rest| self.get(rest))
+                    .is_some_and(|v| v.kind == VarKind::Bool)
+            })
+            .map_or(Modifier::None, |(_, m)| *m)
         } else {
             e.modifier
         };
@@ -737,6 +773,9 @@ impl Catalog {
                     Some(self.plugin_value_error(info, why, plugin_fatal))
                 }
             }
+            VarKind::String | VarKind::Path if info.name == "default_time_zone" => {
+                self.judge_time_zone(info, v)
+            }
             VarKind::String | VarKind::Path => self.judge_name_value(info, v, &value),
         }
     }
@@ -793,6 +832,43 @@ impl Catalog {
                  (plugin-load-add = provider_{v}), or InnoDB does not start; the server will not start"
             ),
             reason: Reason::BadValue,
+            var: Some(info),
+        })
+    }
+
+    /// `default_time_zone`: SYSTEM or an offset the server can read, else a
+    /// named zone, which needs the time zone tables (mysql_tzinfo_to_sql):
+    /// without them the server stops ("Illegal or unknown default time
+    /// zone"). Whether they are loaded is a fact of the datadir, so a named
+    /// zone is a warning.
+    fn judge_time_zone<'c>(&'c self, info: &'c VarInfo, v: &str) -> Option<Judgement<'c>> {
+        if v.eq_ignore_ascii_case("system") {
+            return None;
+        }
+        if let Some(rest) = v.strip_prefix(['+', '-']) {
+            let ok = rest.split_once(':').is_some_and(|(h, m)| {
+                h.len() <= 2
+                    && m.len() == 2
+                    && h.parse::<u32>().is_ok_and(|h| h <= 14)
+                    && m.parse::<u32>().is_ok_and(|m| m < 60)
+            });
+            return (!ok).then(|| Judgement {
+                effect: Effect::Refuses,
+                message: format!(
+                    "default_time_zone = {v} is not an offset the server reads (+HH:MM, -12:59 to \
+                     +14:00); the server will not start"
+                ),
+                reason: Reason::BadValue,
+                var: Some(info),
+            });
+        }
+        Some(Judgement {
+            effect: Effect::Warns,
+            message: format!(
+                "default_time_zone = {v} is a named zone: it works only when the time zone tables \
+                 are loaded (mysql_tzinfo_to_sql); on a server without them it will not start"
+            ),
+            reason: Reason::Adjusted { runs_with: None },
             var: Some(info),
         })
     }
