@@ -405,15 +405,11 @@ fn lint_json_follows_the_same_schema() {
 /// Seed 000 §2.3's lines a running MariaDB 10.11 started with: the server
 /// keeps removed InnoDB options as warned no-ops, so drift must not say it
 /// "would refuse to start" (MT013 crit) about them.
-#[test]
-fn drift_never_says_refuse_about_options_mariadb_keeps_as_no_ops() {
+/// The drift findings of `cnf` against a running MariaDB 10.11 (snapshot).
+fn mariadb_drift(cnf: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
-    let cnf = write(
-        dir.path(),
-        "my.cnf",
-        "[mysqld]\ninnodb_log_files_in_group = 2\ninnodb_thread_concurrency = 16\nlog_bin = mysql-bin\n",
-    );
-    let v = json(&[
+    let cnf = write(dir.path(), "my.cnf", cnf);
+    json(&[
         "check",
         "--snapshot",
         &snapshot("mariadb1011-tuned-64g-16cpu.json"),
@@ -423,7 +419,14 @@ fn drift_never_says_refuse_about_options_mariadb_keeps_as_no_ops() {
         "json",
         "--only",
         "MT011,MT012,MT013",
-    ]);
+    ])
+}
+
+#[test]
+fn drift_never_says_refuse_about_options_mariadb_keeps_as_no_ops() {
+    let v = mariadb_drift(
+        "[mysqld]\ninnodb_log_files_in_group = 2\ninnodb_thread_concurrency = 16\nlog_bin = mysql-bin\n",
+    );
     let findings = v["findings"].as_array().unwrap();
     for f in findings {
         assert_ne!(f["severity"], "crit", "{v:#}");
@@ -445,19 +448,7 @@ fn drift_never_says_refuse_about_options_mariadb_keeps_as_no_ops() {
 /// A running open_files_limit below the file's: the process limit capped it.
 #[test]
 fn drift_names_the_process_limit_when_it_capped_open_files_limit() {
-    let dir = tempfile::tempdir().unwrap();
-    let cnf = write(dir.path(), "my.cnf", "[mysqld]\nopen_files_limit = 65535\n");
-    let v = json(&[
-        "check",
-        "--snapshot",
-        &snapshot("mariadb1011-tuned-64g-16cpu.json"),
-        "--config",
-        &cnf.display().to_string(),
-        "--format",
-        "json",
-        "--only",
-        "MT011,MT012,MT013",
-    ]);
+    let v = mariadb_drift("[mysqld]\nopen_files_limit = 65535\n");
     let f = &v["findings"][0];
     assert_eq!(f["variable"], "open_files_limit", "{v:#}");
     assert!(
