@@ -108,6 +108,11 @@ impl TestServer {
                 .arg("--bind-address=127.0.0.1")
                 .arg(format!("--pid-file={}", dir.path().join("pid").display()))
                 .arg(format!("--log-error={}", log.display()))
+                // Its own temporary directory: a server starting removes
+                // leftover `#sql*` files from its tmpdir, which in a shared
+                // /tmp are the temporary tables of other servers starting
+                // (or bootstrapping) at the same moment.
+                .arg(format!("--tmpdir={}", dir.path().display()))
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
@@ -333,7 +338,9 @@ pub fn template_datadir(mariadbd: &Path) -> Result<PathBuf, String> {
         .arg("--auth-root-authentication-method=normal")
         .arg(format!("--datadir={}", datadir.display()))
         .arg("--innodb-log-file-size=8M")
-        .arg("--innodb-buffer-pool-size=32M");
+        .arg("--innodb-buffer-pool-size=32M")
+        // A private tmpdir: see TestServer::try_start.
+        .arg(format!("--tmpdir={}", staging.path().display()));
     if is_root() {
         cmd.arg("--user=root");
     }

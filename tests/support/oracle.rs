@@ -245,6 +245,8 @@ impl Oracle {
             .arg("--bind-address=127.0.0.1")
             .arg(format!("--pid-file={}", scratch.join("pid").display()))
             .arg(format!("--log-error={}", log.display()))
+            // A private tmpdir (see tests/support/mariadb.rs).
+            .arg(format!("--tmpdir={}", scratch.display()))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
