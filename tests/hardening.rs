@@ -195,17 +195,7 @@ fn printing_commands(snapshot: &str) -> Vec<Vec<String>> {
         s(&["check", "--snapshot", snapshot]),
         s(&["gen-cnf", "--memory", "8G", "--cpus", "4"]),
         s(&["gen-sysctl", "--memory", "8G", "--cpus", "4"]),
-        s(&[
-            "gen-limits",
-            "--target",
-            "mysql-8.0",
-            "--memory",
-            "64G",
-            "--cpus",
-            "16",
-            "--connections",
-            "2000",
-        ]),
+        s(&GEN_LIMITS),
     ]
 }
 
@@ -415,22 +405,30 @@ fn a_symlink_loop_is_walked_once_and_each_file_linted_once() {
 
 // ------------------------------------------------------------------- files
 
+/// A gen-limits profile the rules recommend limits for (so there are files
+/// to write), into `dir`.
+const GEN_LIMITS: [&str; 9] = [
+    "gen-limits",
+    "--target",
+    "mysql-8.0",
+    "--memory",
+    "64G",
+    "--cpus",
+    "16",
+    "--connections",
+    "2000",
+];
+
+fn gen_limits_to(dir: &str) -> Vec<&str> {
+    let mut args = GEN_LIMITS.to_vec();
+    args.extend(["--output-dir", dir]);
+    args
+}
+
 #[test]
 fn gen_limits_output_dir_keeps_a_replaced_file_as_bak_and_says_so() {
     let d = tempfile::tempdir().unwrap();
-    let args = [
-        "gen-limits",
-        "--target",
-        "mysql-8.0",
-        "--memory",
-        "64G",
-        "--cpus",
-        "16",
-        "--connections",
-        "2000",
-        "--output-dir",
-        "out",
-    ];
+    let args = gen_limits_to("out");
     let o = run(d.path(), &args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let limits = d.path().join("out/etc/security/limits.d");
@@ -455,19 +453,7 @@ fn gen_limits_output_dir_keeps_a_replaced_file_as_bak_and_says_so() {
 #[test]
 fn gen_limits_replaces_a_symlink_at_the_destination_and_leaves_its_target() {
     let d = tempfile::tempdir().unwrap();
-    let args = [
-        "gen-limits",
-        "--target",
-        "mysql-8.0",
-        "--memory",
-        "64G",
-        "--cpus",
-        "16",
-        "--connections",
-        "2000",
-        "--output-dir",
-        "out",
-    ];
+    let args = gen_limits_to("out");
     assert_eq!(run(d.path(), &args).status.code(), Some(0));
     let limits = d.path().join("out/etc/security/limits.d");
     let file = std::fs::read_dir(&limits)
