@@ -2,11 +2,15 @@
 //! sizing used and where those figures came from, and how long the server
 //! has been up, which says how far its status counters can be trusted.
 
+use std::fmt::Write;
+
 use serde::Serialize;
 
+use crate::facts::host::OtherProcesses;
 use crate::facts::{Facts, Skipped};
 use crate::rules::evaluate::MIN_REPRESENTATIVE_UPTIME_SECS;
 use crate::target::{Flavor, Target, Version};
+use crate::units;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Header {
@@ -33,6 +37,177 @@ pub struct Header {
     pub queries: Option<u32>,
     /// What could not be collected, and why.
     pub skipped: Vec<Skipped>,
+    /// The profile the findings were judged with, and where it came from.
+    #[serde(default)]
+    pub profile: String,
+    /// The memory the server may use, and what it was derived from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
+    /// Data and index bytes per storage engine outside the system schemas.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<DataSummary>,
+    /// `Max_used_connections` of `max_connections`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connections: Option<ConnectionUse>,
+    /// The running configuration's memory: its worst case and at the peak
+    /// of connections seen (the rules' model, MT302 and MT305).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_use: Option<MemoryUse>,
+}
+
+/// The memory the server may use: the host's (or cgroup's) times the
+/// profile's share, and at most what the host's other processes leave.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Budget {
+    pub bytes: u64,
+    pub memory_bytes: u64,
+    pub share: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_processes: Option<OtherProcesses>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DataSummary {
+    /// Engine, bytes (data + index), tables; largest first.
+    pub engines: Vec<EngineData>,
+    /// false: the query was time-boxed or not every table was visible, so
+    /// the figures are lower bounds.
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineData {
+    pub engine: String,
+    pub bytes: u64,
+    pub tables: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConnectionUse {
+    pub max_used: u64,
+    pub max_connections: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connected: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemoryUse {
+    /// Global buffers + max_connections x per-connection buffers.
+    pub worst_case_bytes: u64,
+    /// The same with Max_used_connections connections.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_peak_bytes: Option<u64>,
+}
+
+impl Header {
+    /// The context lines every renderer shows after the host lines: label
+    /// and text.
+    pub fn context_lines(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if let Some(b) = &self.budget {
+            let mut text = format!("{} the server may use", units::human_size(b.bytes));
+            let shared = (b.memory_bytes as f64 * b.share) as u64;
+            match &b.other_processes {
+                Some(o) if b.bytes < shared => {
+                    let _ = write!(
+                        text,
+                        ": {} less {} held by {} other processes",
+                        units::human_size(shared),
+                        units::human_size(o.resident_bytes),
+                        o.count
+                    );
+                }
+                Some(o) => {
+                    let _ = write!(
+                        text,
+                        " ({} held by {} other processes)",
+                        units::human_size(o.resident_bytes),
+                        o.count
+                    );
+                }
+                None => {}
+            }
+            if let Some(o) = &b.other_processes
+                && !o.largest.is_empty()
+            {
+                let largest: Vec<String> = o
+                    .largest
+                    .iter()
+                    .take(3)
+                    .map(|g| {
+                        if g.processes > 1 {
+                            format!(
+                                "{} x{} {}",
+                                g.name,
+                                g.processes,
+                                units::human_size(g.resident_bytes)
+                            )
+                        } else {
+                            format!("{} {}", g.name, units::human_size(g.resident_bytes))
+                        }
+                    })
+                    .collect();
+                let _ = write!(text, "; largest: {}", largest.join(", "));
+            }
+            if b.share < 1.0 {
+                let _ = write!(text, "; share {}", b.share);
+            }
+            out.push(("budget", text));
+        }
+        if let Some(d) = &self.data {
+            let text = if d.engines.is_empty() {
+                "no user tables".to_string()
+            } else {
+                d.engines
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{} {} in {} table{}",
+                            e.engine,
+                            units::human_size(e.bytes),
+                            e.tables,
+                            if e.tables == 1 { "" } else { "s" }
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let partial = if d.complete {
+                ""
+            } else {
+                " (at least: partial count)"
+            };
+            out.push(("data", format!("{text}{partial}")));
+        }
+        if let Some(c) = &self.connections {
+            let mut text = format!(
+                "{} of max_connections {} at the peak (Max_used_connections)",
+                c.max_used, c.max_connections
+            );
+            if let Some(now) = c.connected {
+                let _ = write!(text, ", {now} now");
+            }
+            out.push(("conns", text));
+        }
+        if let Some(m) = &self.memory_use {
+            let mut text = format!(
+                "worst case {} (every allowed connection with all its buffers)",
+                units::human_size(m.worst_case_bytes)
+            );
+            if let Some(p) = m.at_peak_bytes {
+                let _ = write!(
+                    text,
+                    ", {} at the peak of connections seen",
+                    units::human_size(p)
+                );
+            }
+            out.push(("mem use", text));
+        }
+        if !self.profile.is_empty() {
+            out.push(("profile", self.profile.clone()));
+        }
+        out
+    }
 }
 
 /// A sizing figure and where it came from (`/proc/meminfo`, `cgroup v2
@@ -105,6 +280,41 @@ impl Header {
             config_files,
             queries: server.queries,
             skipped: facts.skipped.clone(),
+            profile: String::new(),
+            budget: None,
+            data: server.data_size.as_ref().map(|d| {
+                let mut engines: Vec<EngineData> = d
+                    .engines
+                    .iter()
+                    .map(|(name, e)| EngineData {
+                        engine: name.clone(),
+                        bytes: e.data_bytes.saturating_add(e.index_bytes),
+                        tables: e.tables,
+                    })
+                    .collect();
+                engines.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.engine.cmp(&b.engine)));
+                DataSummary {
+                    engines,
+                    complete: d.complete,
+                }
+            }),
+            connections: {
+                let num = |m: &std::collections::BTreeMap<String, String>, k: &str| {
+                    m.get(k).and_then(|v| v.trim().parse::<u64>().ok())
+                };
+                match (
+                    num(&server.status, "max_used_connections"),
+                    num(&server.variables, "max_connections"),
+                ) {
+                    (Some(max_used), Some(max_connections)) => Some(ConnectionUse {
+                        max_used,
+                        max_connections,
+                        connected: num(&server.status, "threads_connected"),
+                    }),
+                    _ => None,
+                }
+            },
+            memory_use: None,
         })
     }
 

@@ -6,6 +6,8 @@
 //! - [`header`]: who the server is, the memory and CPUs sizing used and where
 //!   they came from, uptime and how far that lets status counters be trusted;
 //! - [`drift`]: option files against running values (MT011–MT013);
+//! - [`coherent`]: the rules evaluated as one plan (no finding contradicts
+//!   another's recommendation);
 //! - [`changes`]: the suggested-changes block, each change online (with the
 //!   statement the flavor supports) or at restart;
 //! - [`select`]: `--only` / `--skip` by code, name or family;
@@ -15,6 +17,7 @@
 //! rules, drift from comparing facts.
 
 pub mod changes;
+pub mod coherent;
 pub mod drift;
 pub mod header;
 pub mod select;

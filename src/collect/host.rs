@@ -148,6 +148,21 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
         })
     });
 
+    let other_processes = {
+        let own = std::process::id();
+        let exclude: Vec<u32> = server_pid.into_iter().chain([own]).collect();
+        // Under a cgroup memory limit only the processes of that cgroup
+        // draw on it.
+        let cgroup = (memory.effective_bytes < memory.total_bytes).then(|| {
+            let pid = server_pid.unwrap_or(own);
+            fs::read_to_string(paths.proc.join(pid.to_string()).join("cgroup")).ok()
+        });
+        match cgroup {
+            Some(None) => None,
+            Some(Some(cg)) => proc::read_other_processes(&paths.proc, &exclude, Some(&cg)),
+            None => proc::read_other_processes(&paths.proc, &exclude, None),
+        }
+    };
     HostFacts {
         source: HostSource::Collected,
         memory,
@@ -163,6 +178,7 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
         current_process: proc::read_process_limits(&paths.proc, std::process::id()),
         systemd_limit_nofile: systemd_limit_nofile(&paths.systemd_dirs),
         datadir_disk,
+        other_processes,
     }
 }
 
@@ -178,6 +194,8 @@ pub fn describe(desc: &HostDescription, collected: Option<HostFacts>) -> HostFac
             effective_bytes: m,
             effective_source: "--memory".into(),
         };
+        // The processes measured here are not the described host's.
+        host.other_processes = None;
     }
     if let Some(c) = desc.cpus {
         host.cpu = Cpu {

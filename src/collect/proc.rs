@@ -8,7 +8,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::facts::host::{Limit, ProcessLimits, TransparentHugePages};
+use crate::facts::host::{
+    Limit, OtherProcesses, ProcessGroup, ProcessLimits, TransparentHugePages,
+};
 
 /// Parse `/proc/PID/limits` into open-files and processes limits. Lines that
 /// are missing or unreadable leave the field `None`.
@@ -201,6 +203,84 @@ pub fn block_device_of(path: &Path, sys: &Path) -> Option<(String, Option<bool>,
 }
 
 /// Linux `dev_t` → (major, minor), as glibc's `gnu_dev_major/minor`.
+/// `Name:` and `VmRSS:` of a `/proc/PID/status` text, the resident memory in
+/// bytes. Kernel threads have no `VmRSS` line: `None`.
+pub fn parse_status_rss(text: &str) -> Option<(String, u64)> {
+    let mut name = None;
+    let mut rss = None;
+    for line in text.lines() {
+        if let Some(n) = line.strip_prefix("Name:") {
+            name = Some(n.trim().to_string());
+        } else if let Some(r) = line.strip_prefix("VmRSS:") {
+            let mut parts = r.split_whitespace();
+            let n: u64 = parts.next()?.parse().ok()?;
+            rss = match parts.next() {
+                Some("kB") => n.checked_mul(1024),
+                _ => None,
+            };
+        }
+    }
+    Some((name?, rss?))
+}
+
+/// The resident memory of every process under `proc` except `exclude` (the
+/// server, mytune), grouped by name. `same_cgroup`: count only processes
+/// whose `/proc/PID/cgroup` reads the same as this text (the server's, when
+/// its memory limit is a cgroup's: processes outside do not draw on it).
+pub fn read_other_processes(
+    proc: &Path,
+    exclude: &[u32],
+    same_cgroup: Option<&str>,
+) -> Option<OtherProcesses> {
+    let entries = fs::read_dir(proc).ok()?;
+    let mut groups: Vec<ProcessGroup> = Vec::new();
+    let mut out = OtherProcesses::default();
+    for e in entries.filter_map(Result::ok) {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        if exclude.contains(&pid) {
+            continue;
+        }
+        if let Some(cg) = same_cgroup
+            && fs::read_to_string(e.path().join("cgroup")).ok().as_deref() != Some(cg)
+        {
+            continue;
+        }
+        // A process may end between the listing and the read: skip it.
+        let Some((name, rss)) = fs::read_to_string(e.path().join("status"))
+            .ok()
+            .and_then(|t| parse_status_rss(&t))
+        else {
+            continue;
+        };
+        if rss == 0 {
+            continue;
+        }
+        out.count += 1;
+        out.resident_bytes = out.resident_bytes.saturating_add(rss);
+        match groups.iter_mut().find(|g| g.name == name) {
+            Some(g) => {
+                g.processes += 1;
+                g.resident_bytes += rss;
+            }
+            None => groups.push(ProcessGroup {
+                name,
+                processes: 1,
+                resident_bytes: rss,
+            }),
+        }
+    }
+    groups.sort_by(|a, b| {
+        b.resident_bytes
+            .cmp(&a.resident_bytes)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    groups.truncate(OtherProcesses::LARGEST);
+    out.largest = groups;
+    Some(out)
+}
+
 fn split_dev(dev: u64) -> (u64, u64) {
     let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & 0xffff_f000);
     let minor = (dev & 0xff) | ((dev >> 12) & 0xffff_ff00);
@@ -210,6 +290,41 @@ fn split_dev(dev: u64) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_resident_memory_from_process_status() {
+        let text = "Name:\tmariadbd\nUmask:\t0022\nVmRSS:\t  204800 kB\nThreads:\t9\n";
+        assert_eq!(parse_status_rss(text), Some(("mariadbd".into(), 200 << 20)));
+        // Kernel threads have no VmRSS line.
+        assert_eq!(parse_status_rss("Name:\tkthreadd\nState:\tS\n"), None);
+    }
+
+    #[test]
+    fn other_processes_are_grouped_by_name_largest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let add = |pid: u32, name: &str, kb: u64| {
+            let d = dir.path().join(pid.to_string());
+            fs::create_dir(&d).unwrap();
+            fs::write(
+                d.join("status"),
+                format!("Name:\t{name}\nVmRSS:\t{kb} kB\n"),
+            )
+            .unwrap();
+        };
+        for pid in 10..17 {
+            add(pid, "mysqld", 3 << 20);
+        }
+        add(20, "bash", 4096);
+        add(30, "mariadbd", 8 << 20);
+        add(40, "mytune", 2048);
+        fs::create_dir(dir.path().join("self")).unwrap();
+        let o = read_other_processes(dir.path(), &[30, 40], None).unwrap();
+        assert_eq!(o.count, 8);
+        assert_eq!(o.resident_bytes, (7 * (3u64 << 30)) + (4 << 20));
+        assert_eq!(o.largest[0].name, "mysqld");
+        assert_eq!(o.largest[0].processes, 7);
+        assert_eq!(o.largest[1].name, "bash");
+    }
 
     #[test]
     fn parses_meminfo() {

@@ -18,7 +18,7 @@ use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
 use mytune::facts::{ConfigFacts, Facts};
 use mytune::report::{self, check_markdown, check_text};
-use mytune::rules::{EvalInput, Profile, Severity};
+use mytune::rules::{Profile, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
@@ -52,6 +52,13 @@ pub struct CheckArgs {
     /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub profile: super::profile_args::ProfileArgs,
+    /// Take the profile (durability, workload, connections, share) from this
+    /// mytune.toml; by default the nearest mytune.toml up from the current
+    /// directory, if any. The flags above win over it.
+    #[arg(long, value_name = "FILE")]
+    pub project: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
@@ -105,8 +112,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let (mut facts, source, live) = match &args.snapshot {
         Some(path) => {
             let text = mytune::input::read_text_or_stdin(path)?;
-            let facts =
+            let mut facts =
                 Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            // --memory/--cpus/--disk describe the snapshot's host as they
+            // describe a live one.
+            let desc = args.flags.host_mode().description;
+            if !desc.is_empty() {
+                facts.host = Some(mytune::collect::host::describe(&desc, facts.host.take()));
+            }
             (facts, format!("snapshot {}", path.display()), false)
         }
         None => {
@@ -135,8 +148,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .is_some_and(|v| !v.status_at(target.version).is_removed())
         })
     };
-    let profile = Profile::default();
-    let evaluation = rules.evaluate(&EvalInput::new(&facts, &profile).with_known_variables(&known));
+    let (profile, profile_source) = resolve_profile(&args)?;
+    let evaluation = mytune::check::coherent::evaluate(&rules, &facts, &profile, &known);
+    if args.verbose
+        && let Some(e) = &evaluation.plan_error
+    {
+        eprintln!("note: findings judged on the live values only: {e}");
+    }
 
     let mut findings = evaluation.findings;
     if let Some(config) = &facts.config {
@@ -186,8 +204,34 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         .as_ref()
         .map(|c| c.files.iter().map(|f| f.display().to_string()).collect())
         .unwrap_or_default();
-    let header = Header::from_facts(&facts, source, config_files)
+    let mut header = Header::from_facts(&facts, source, config_files)
         .context("the facts have no server part")?;
+    header.profile = format!(
+        "durability {}, workload {}, connections {}, share {} ({profile_source})",
+        profile.durability,
+        profile.workload,
+        profile
+            .connections
+            .map_or("not given".to_string(), |c| c.to_string()),
+        profile.share
+    );
+    if let Some(h) = facts.host.as_ref().filter(|h| h.memory.effective_bytes > 0) {
+        header.budget = Some(mytune::check::header::Budget {
+            bytes: mytune::rules::evaluate::memory_budget(h, profile.share),
+            memory_bytes: h.memory.effective_bytes,
+            share: profile.share,
+            other_processes: h.other_processes.clone(),
+        });
+    }
+    let live_input = mytune::rules::EvalInput::new(&facts, &profile);
+    if let Some(worst) = rules.let_number("MT302", "total", &live_input) {
+        header.memory_use = Some(mytune::check::header::MemoryUse {
+            worst_case_bytes: worst.max(0.0) as u64,
+            at_peak_bytes: rules
+                .let_number("MT305", "peak", &live_input)
+                .map(|p| p.max(0.0) as u64),
+        });
+    }
     let report = CheckReport::new(header, findings, catalog, not_applicable);
 
     let out = match args.format {
@@ -284,4 +328,32 @@ mod tests {
         assert_eq!(width_from(None, || None), 120);
         assert_eq!(width_from(Some(20), || None), 60);
     }
+}
+
+/// The profile `check` judges with: a `mytune.toml`'s (given with
+/// `--project`, else the nearest one up from the current directory), with
+/// the profile flags on top. Also says where it came from, for the header.
+fn resolve_profile(args: &CheckArgs) -> anyhow::Result<(Profile, String)> {
+    let file = match &args.project {
+        Some(p) => Some(p.clone()),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|d| mytune::lint::config::find_upward(&d)),
+    };
+    let (base, from) = match &file {
+        Some(path) => {
+            let cfg = mytune::lint::config::ProjectConfig::load(path)?;
+            (cfg.profile, Some(path.display().to_string()))
+        }
+        None => (Profile::default(), None),
+    };
+    let profile = args.profile.over(base);
+    profile.validate().map_err(|e| anyhow::anyhow!(e))?;
+    let source = match (from, args.profile.given()) {
+        (Some(f), true) => format!("{f} and flags"),
+        (Some(f), false) => f,
+        (None, true) => "flags".to_string(),
+        (None, false) => "defaults".to_string(),
+    };
+    Ok((profile, source))
 }

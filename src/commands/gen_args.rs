@@ -5,14 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
 use mytune::collect::{HostDescription, HostPaths};
 use mytune::facts::Facts;
 use mytune::facts::host::DiskKind;
 use mytune::generate::{self, Plan};
-use mytune::rules::{Durability, Profile, RuleSet, Workload};
+use mytune::rules::{Profile, RuleSet};
 use mytune::target::Target;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -42,33 +41,8 @@ pub struct GenArgs {
     /// Describe the host: its data disk.
     #[arg(long, value_enum, value_name = "KIND")]
     pub disk: Option<DiskArg>,
-    /// The workload the server runs: oltp (many short transactions), olap
-    /// (long analytical queries) or mixed.
-    #[arg(
-        long,
-        default_value = "mixed",
-        ignore_case = true,
-        value_parser = PossibleValuesParser::new(["oltp", "olap", "mixed"])
-            .map(|s| s.parse::<Workload>().expect("a listed workload"))
-    )]
-    pub workload: Workload,
-    /// strict: every commit survives a crash; relaxed: may lose about a
-    /// second of commits for speed.
-    #[arg(
-        long,
-        default_value = "strict",
-        ignore_case = true,
-        value_parser = PossibleValuesParser::new(["strict", "relaxed"])
-            .map(|s| s.parse::<Durability>().expect("a listed durability"))
-    )]
-    pub durability: Durability,
-    /// Expected peak of concurrent connections.
-    #[arg(long, value_name = "N")]
-    pub connections: Option<u64>,
-    /// Share of the host's memory and CPUs the server may use (0 < share <= 1;
-    /// 1 = a dedicated host).
-    #[arg(long, value_name = "FRACTION", default_value_t = 1.0, value_parser = parse_share)]
-    pub share: f64,
+    #[command(flatten)]
+    pub profile: super::profile_args::ProfileArgs,
     /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
@@ -102,12 +76,7 @@ impl GenArgs {
     }
 
     pub fn profile(&self) -> Profile {
-        Profile {
-            durability: self.durability,
-            workload: self.workload,
-            connections: self.connections,
-            share: self.share,
-        }
+        self.profile.over(Profile::default())
     }
 
     /// Load rules and facts, pick the target, build the plan. `live`: facts
@@ -216,15 +185,4 @@ fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
 
 fn parse_size(s: &str) -> Result<u64, String> {
     mytune::units::parse_memory(s)
-}
-
-fn parse_share(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number between 0 and 1"))?;
-    if v > 0.0 && v <= 1.0 {
-        Ok(v)
-    } else {
-        Err(format!("'{s}' is not in (0, 1]"))
-    }
 }

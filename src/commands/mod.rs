@@ -10,6 +10,7 @@ pub mod gen_sysctl;
 pub mod lint;
 pub mod meta;
 pub mod out;
+pub mod profile_args;
 pub mod rules;
 
 use std::path::Path;

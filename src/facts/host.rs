@@ -51,6 +51,37 @@ pub struct HostFacts {
     /// The block device holding the datadir.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datadir_disk: Option<Disk>,
+    /// Resident memory of the host's other processes (not the server, not
+    /// mytune): what the server cannot have. Read only for a host whose
+    /// memory was measured here, never for a described one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_processes: Option<OtherProcesses>,
+}
+
+/// What the host's other processes hold, from `/proc/PID/status` `VmRSS`.
+/// Shared pages count once per process, so the sum is an upper bound.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct OtherProcesses {
+    /// Sum of their resident memory.
+    pub resident_bytes: u64,
+    /// How many processes were counted.
+    pub count: u32,
+    /// The largest holders by name (processes of one name summed), largest
+    /// first, at most [`OtherProcesses::LARGEST`].
+    #[serde(default)]
+    pub largest: Vec<ProcessGroup>,
+}
+
+impl OtherProcesses {
+    pub const LARGEST: usize = 5;
+}
+
+/// Processes of one name and the resident memory they hold together.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ProcessGroup {
+    pub name: String,
+    pub processes: u32,
+    pub resident_bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

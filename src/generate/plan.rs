@@ -229,7 +229,7 @@ fn baseline_of(
 /// server facts (they win over option files), else an option-file value; a
 /// sysctl as the host's value. Other namespaced settings (limits, `host:`)
 /// have no fact to update.
-fn apply(facts: &mut Facts, name: &str, value: &str) {
+pub fn apply(facts: &mut Facts, name: &str, value: &str) {
     if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
         if let Some(h) = facts.host.as_mut() {
             h.sysctl.insert(key.to_string(), value.to_string());

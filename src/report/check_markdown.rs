@@ -30,6 +30,9 @@ pub fn render(r: &CheckReport) -> String {
         let _ = writeln!(out, "| CPUs | {} ({}) |", c.value, cell(&c.source));
     }
     let _ = writeln!(out, "| Uptime | {} |", cell(&h.counters.note));
+    for (label, text) in h.context_lines() {
+        let _ = writeln!(out, "| {} | {} |", cell(label), cell(&text));
+    }
     if !h.config_files.is_empty() {
         let _ = writeln!(
             out,

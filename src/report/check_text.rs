@@ -96,6 +96,9 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
         let _ = writeln!(out, "  cpus    {} ({})", c.value, escape(&c.source));
     }
     let _ = writeln!(out, "  uptime  {}", h.counters.note);
+    for (label, text) in h.context_lines() {
+        let _ = writeln!(out, "  {label:<7} {}", escape(&text));
+    }
     if !h.config_files.is_empty() {
         let _ = writeln!(out, "  config  {}", escape(&h.config_files.join(", ")));
     }

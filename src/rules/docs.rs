@@ -95,12 +95,15 @@ Recommendations are produced only by rules that fire.
   - `cnf.NAME`: the option-file value only;
   - `status.NAME`: the first status sample; `rate.NAME`: per second, from two samples or else
     value / uptime;
-  - `host.memory` (effective bytes), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
+  - `host.memory` (effective bytes), `host.budget` (the memory the server may use: `host.memory` x
+    `profile.share`, and at most what the host's other processes leave when their resident memory was
+    read here), `host.others` (that resident memory), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
     `host.numa_nodes`, `host.thp`, `host.kernel`, `host.io_scheduler` (of the datadir's disk),
     `host.server_nofile` / `host.server_nofile_hard` / `host.server_nproc` (soft / hard open-files
     and soft process limits of the running server process; nofile falls back to the systemd unit's
     `LimitNOFILE`; unlimited is 2^64 - 1), and `sysctl("net.core.somaxconn")`;
-  - `server.flavor`, `server.version`, `server.uptime`, `server.is_local`, `server.innodb_data`
+  - `server.flavor`, `server.version`, `server.uptime`, `server.interval` (seconds between the two
+    status samples of `--interval`; missing without one), `server.is_local`, `server.innodb_data`
     (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
     time-boxed); `server.grant_tables_skipped` (from the account audit, else the `skip_grant_tables`
     variable); from the account audit (read from the grant tables, never by logging in) the counts

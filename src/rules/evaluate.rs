@@ -96,6 +96,30 @@ impl RuleSet {
     }
 }
 
+impl RuleSet {
+    /// Evaluate one rule of the set (`check` evaluates each rule on the facts
+    /// as its report's plan leaves them).
+    pub fn evaluate_rule(&self, rule: &Rule, input: &EvalInput) -> Evaluation {
+        let mut out = Evaluation::default();
+        evaluate_rule(rule, input, input.effective_target(), &mut out);
+        out
+    }
+}
+
+impl RuleSet {
+    /// The number a rule's `let.NAME` evaluates to on `input` (the report
+    /// header shows MT302's worst-case memory this way, so the model is
+    /// written once, in the rule). `None` when the rule or the let does not
+    /// exist or a fact is missing.
+    pub fn let_number(&self, code: &str, name: &str, input: &EvalInput) -> Option<f64> {
+        let rule = self.get(code)?;
+        let target = input.effective_target();
+        let mut scope = FactScope::new(input, target, rule);
+        let (_, compiled) = rule.lets.iter().find(|(n, _)| n == name)?;
+        expr::eval(&compiled.expr, &mut scope).ok()?.as_num().ok()
+    }
+}
+
 fn not_applicable(out: &mut Evaluation, rule: &Rule, reason: impl Into<String>) {
     out.not_applicable.push(NotApplicable {
         code: rule.code.clone(),
@@ -371,6 +395,22 @@ impl<'a> FactScope<'a> {
     }
 }
 
+/// The memory the server may use: the profile's share of the host's, and
+/// never more than what the host's other processes leave (their resident
+/// memory, when it was read here). Shared pages make that sum an upper
+/// bound, so at least a tenth of the share is left however much they seem to
+/// hold.
+pub fn memory_budget(h: &crate::facts::HostFacts, share: f64) -> u64 {
+    let mem = h.memory.effective_bytes;
+    let shared = (mem as f64 * share) as u64;
+    match &h.other_processes {
+        Some(o) => shared
+            .min(mem.saturating_sub(o.resident_bytes))
+            .max(shared / 10),
+        None => shared,
+    }
+}
+
 /// Data + index bytes of the InnoDB engine (0 when it holds no table). A
 /// time-boxed collection (`complete == false`) gives a lower bound.
 fn innodb_data_bytes(d: &DataSize) -> u64 {
@@ -532,6 +572,14 @@ impl Scope for FactScope<'_> {
                         Ok(Value::Num(h.memory.effective_bytes as f64))
                     }
                     "memory" => missing("host memory is unknown"),
+                    "others" => match &h.other_processes {
+                        Some(o) => Ok(Value::Num(o.resident_bytes as f64)),
+                        None => missing("the other processes' memory was not read"),
+                    },
+                    "budget" if h.memory.effective_bytes > 0 => {
+                        Ok(Value::Num(memory_budget(h, self.input.profile.share) as f64))
+                    }
+                    "budget" => missing("host memory is unknown"),
                     "cpus" if h.cpu.effective > 0 => Ok(Value::Num(f64::from(h.cpu.effective))),
                     "cpus" => missing("host CPU count is unknown"),
                     "disk" => match h.datadir_disk.as_ref().map(|d| d.kind) {
@@ -592,6 +640,13 @@ impl Scope for FactScope<'_> {
                 "version" => match self.target {
                     Some(t) => Ok(Value::Version(t.version)),
                     None => missing("no server facts and no target given"),
+                },
+                "interval" => match facts.server.as_ref().map(|s| &s.sample) {
+                    None => missing("no server facts"),
+                    Some(Some(sample)) if sample.interval_secs > 0.0 => {
+                        Ok(Value::Num(sample.interval_secs))
+                    }
+                    Some(_) => missing("no second status sample (--interval)"),
                 },
                 "uptime" => match &facts.server {
                     Some(s) => Ok(Value::Num(s.uptime_secs as f64)),

@@ -607,6 +607,39 @@ pub struct Rule {
     pub origin: SourceLocation,
 }
 
+impl Rule {
+    /// Does any expression of the rule read `var.NAME` (or `cnf.NAME`, or
+    /// `sysctl("KEY")` for a `sysctl:KEY` setting)? A text search of the
+    /// compiled sources, names as the rules write them.
+    pub fn reads(&self, setting: &str) -> bool {
+        let needles: Vec<String> = match setting.strip_prefix("sysctl:") {
+            Some(key) => vec![format!("sysctl(\"{key}\"")],
+            None if setting.contains(':') => return false,
+            None => vec![format!("var.{setting}"), format!("cnf.{setting}")],
+        };
+        let texts = self
+            .lets
+            .iter()
+            .map(|(_, c)| c.text.as_str())
+            .chain([self.when.text.as_str(), self.message.text.as_str()])
+            .chain(self.recommend.iter().map(|r| r.value.text.as_str()));
+        for text in texts {
+            for needle in &needles {
+                let mut from = 0;
+                while let Some(i) = text[from..].find(needle.as_str()) {
+                    let end = from + i + needle.len();
+                    let next = text[end..].chars().next();
+                    if !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        return true;
+                    }
+                    from = end;
+                }
+            }
+        }
+        false
+    }
+}
+
 fn lets_as_map<S: Serializer>(lets: &[(String, Compiled)], s: S) -> Result<S::Ok, S::Error> {
     s.collect_map(lets.iter().map(|(k, v)| (k, &v.text)))
 }

@@ -98,10 +98,12 @@ pub enum Func {
     EngineTables,
     EngineBytes,
     Field,
+    Size,
+    Concat,
 }
 
 impl Func {
-    pub const ALL: [Func; 18] = [
+    pub const ALL: [Func; 20] = [
         Func::Min,
         Func::Max,
         Func::Clamp,
@@ -120,6 +122,8 @@ impl Func {
         Func::EngineTables,
         Func::EngineBytes,
         Func::Field,
+        Func::Size,
+        Func::Concat,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -142,6 +146,8 @@ impl Func {
             Func::EngineTables => "engine_tables",
             Func::EngineBytes => "engine_bytes",
             Func::Field => "field",
+            Func::Size => "size",
+            Func::Concat => "concat",
         }
     }
 

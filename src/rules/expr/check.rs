@@ -13,6 +13,8 @@ use super::value::Type;
 /// the values a string literal may be compared with.
 pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
     ("memory", Type::Num, &[]),
+    ("budget", Type::Num, &[]),
+    ("others", Type::Num, &[]),
     ("cpus", Type::Num, &[]),
     ("disk", Type::Str, &["ssd", "hdd"]),
     ("swap", Type::Num, &[]),
@@ -28,6 +30,7 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
     ("version", Type::Version, &[]),
     ("uptime", Type::Num, &[]),
+    ("interval", Type::Num, &[]),
     ("is_local", Type::Bool, &[]),
     ("innodb_data", Type::Num, &[]),
     ("grant_tables_skipped", Type::Bool, &[]),
@@ -365,6 +368,19 @@ fn call(e: &Expr, func: Func, args: &[Expr], env: &CheckEnv) -> Result<Type, Exp
             let n = check(&args[1], env)?;
             want(&args[1], n, Type::Num, &name)?;
             Ok(Type::Dyn)
+        }
+        Func::Size => {
+            arity(e, func, args, 1, 1)?;
+            let t = check(&args[0], env)?;
+            want(&args[0], t, Type::Num, &name)?;
+            Ok(Type::Str)
+        }
+        Func::Concat => {
+            arity(e, func, args, 1, usize::MAX)?;
+            for a in args {
+                check(a, env)?;
+            }
+            Ok(Type::Str)
         }
         Func::EngineTables | Func::EngineBytes => {
             arity(e, func, args, 1, 1)?;

@@ -296,6 +296,7 @@ fn call(func: Func, args: &[Expr], scope: &mut dyn Scope) -> Result<Value, EvalE
                 ))),
             }
         }
+        Func::Size | Func::Concat => text_function(func, args, scope),
         Func::EngineTables | Func::EngineBytes => match &args[0].kind {
             ExprKind::Str(name) => {
                 let figure = if func == Func::EngineTables {
@@ -311,4 +312,24 @@ fn call(func: Func, args: &[Expr], scope: &mut dyn Scope) -> Result<Value, EvalE
             ))),
         },
     }
+}
+
+/// `size(x)` and `concat(…)`, out of line: the recursive evaluator's stack
+/// frame stays small (deeply nested expressions are checked to the limit).
+#[inline(never)]
+fn text_function(func: Func, args: &[Expr], scope: &mut dyn Scope) -> Result<Value, EvalError> {
+    if func == Func::Size {
+        let n = eval(&args[0], scope)?.as_num()?;
+        return Ok(Value::Str(crate::units::human_size(
+            n.max(0.0).round() as u64
+        )));
+    }
+    let mut out = String::new();
+    for a in args {
+        match eval(a, scope)? {
+            Value::Num(n) => out.push_str(&super::value::format_num(n)),
+            v => out.push_str(&v.as_text()),
+        }
+    }
+    Ok(Value::Str(out))
 }

@@ -1,0 +1,216 @@
+//! One plan per report: every finding of `check` is judged against the
+//! server as this report's own suggested changes would leave it.
+//!
+//! Why: rules read variables that other rules change. Evaluated once on the
+//! live values, MT113 sized the redo log for a pool MT101 was about to
+//! replace, MT805 sized the network for a `max_connections` MT301 was about
+//! to cut, and two rules could recommend two values for one variable. A DBA
+//! who applies the block and checks again must not be asked for more
+//! changes to the same variables.
+//!
+//! So the recommendations are first taken to a fixed point (the generators'
+//! [`plan`]). Then each rule is evaluated once more on the live facts with
+//! the plan's changes applied, except the variables the rule itself
+//! recommends, which keep their live values: its premise is the planned
+//! server, its "current → recommended" is the live value against the plan's.
+//! A finding whose premise uses a planned value says so ("with this report's
+//! innodb_buffer_pool_size = 16768M (MT101): …"), and every recommendation of
+//! a variable is the plan's one value. Applying the block and checking again
+//! evaluates the plan's last round, where nothing changes any more.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::facts::Facts;
+use crate::generate::plan::{self, Plan, same_value};
+use crate::rules::{EvalInput, Finding, NotApplicable, Profile, RuleSet};
+
+/// The findings of one coherent report.
+#[derive(Debug, Clone, Default)]
+pub struct Coherent {
+    pub findings: Vec<Finding>,
+    pub not_applicable: Vec<NotApplicable>,
+    /// The plan the findings share; `None` when it could not be built (no
+    /// catalog for the server, or rules that do not converge), in which case
+    /// the findings are one evaluation of the live values.
+    pub plan: Option<Plan>,
+    /// Why there is no plan, for `-v`.
+    pub plan_error: Option<String>,
+}
+
+/// Evaluate `rules` on `facts` (which must have server facts) as one plan.
+pub fn evaluate(
+    rules: &RuleSet,
+    facts: &Facts,
+    profile: &Profile,
+    known: &dyn Fn(&str) -> bool,
+) -> Coherent {
+    let single = |plan_error: Option<String>| {
+        let ev = rules.evaluate(&EvalInput::new(facts, profile).with_known_variables(known));
+        Coherent {
+            findings: ev.findings,
+            not_applicable: ev.not_applicable,
+            plan: None,
+            plan_error,
+        }
+    };
+    let Some(server) = &facts.server else {
+        return single(None);
+    };
+    let mut plan = match plan::build(rules, facts, profile, server.target()) {
+        Ok(p) => p,
+        Err(e) => return single(Some(e.to_string())),
+    };
+    // A rule that decided a value in an early round of the plan, judged
+    // again with the later changes in place, may want another one (a pool
+    // rounded to the instance count MT122 set after MT101 had decided):
+    // take it into the plan and judge again, a few times at most.
+    for _ in 0..MAX_PASSES {
+        let (out, overrides) = judge(rules, facts, profile, known, &plan);
+        if overrides.is_empty() {
+            return Coherent {
+                plan: Some(plan),
+                ..out
+            };
+        }
+        for (var, value) in overrides {
+            if let Some(s) = plan.settings.get_mut(&var) {
+                s.value = value;
+            }
+        }
+    }
+    let (mut out, overrides) = judge(rules, facts, profile, known, &plan);
+    for f in &mut out.findings {
+        if let (Some(var), Some(rec)) = (&f.variable, &mut f.recommended)
+            && let Some(v) = overrides.get(var)
+        {
+            *rec = v.clone();
+        }
+    }
+    out.plan = Some(plan);
+    out
+}
+
+/// Re-judging the plan's deciders settles in one or two passes; more means
+/// two rules keep moving each other's premise.
+const MAX_PASSES: usize = 4;
+
+/// Every rule judged on the facts as `plan` leaves them (its own variables
+/// at their live values), and the values deciders now want instead.
+fn judge(
+    rules: &RuleSet,
+    facts: &Facts,
+    profile: &Profile,
+    known: &dyn Fn(&str) -> bool,
+    plan: &Plan,
+) -> (Coherent, BTreeMap<String, String>) {
+    let changed: Vec<&plan::Setting> = plan.settings.values().filter(|s| !s.unchanged()).collect();
+    let mut out = Coherent::default();
+    let mut overrides: BTreeMap<String, String> = BTreeMap::new();
+    // Facts per set of variables left at their live values.
+    let mut cache: BTreeMap<Vec<String>, Facts> = BTreeMap::new();
+    for rule in rules.rules() {
+        let own: BTreeSet<&str> = rule.recommend.iter().map(|r| r.variable.as_str()).collect();
+        let kept: Vec<String> = changed
+            .iter()
+            .filter(|s| own.contains(s.name.as_str()))
+            .map(|s| s.name.clone())
+            .collect();
+        let planned = cache.entry(kept.clone()).or_insert_with(|| {
+            let mut f = facts.clone();
+            for s in changed.iter().filter(|s| !kept.contains(&s.name)) {
+                plan::apply(&mut f, &s.name, &s.value);
+            }
+            f
+        });
+        let premise: Vec<&&plan::Setting> = changed
+            .iter()
+            .filter(|s| !own.contains(s.name.as_str()) && rule.reads(&s.name))
+            .collect();
+        let ev = rules.evaluate_rule(
+            rule,
+            &EvalInput::new(planned, profile).with_known_variables(known),
+        );
+        let live = if premise.is_empty() {
+            None
+        } else {
+            Some(rules.evaluate_rule(
+                rule,
+                &EvalInput::new(facts, profile).with_known_variables(known),
+            ))
+        };
+        let same_as_live = live.as_ref().is_none_or(|l| l.findings == ev.findings);
+        out.not_applicable.extend(ev.not_applicable);
+        if rule.recommend.is_empty()
+            && let Some(l) = &live
+            && !same_as_live
+        {
+            // A rule that only reports describes the server as it is; when
+            // the plan's changes end the problem, say so.
+            if !l.findings.is_empty() {
+                let by: BTreeSet<&str> = premise.iter().map(|s| s.code.as_str()).collect();
+                for mut f in l.findings.clone() {
+                    if ev.findings.is_empty() {
+                        f.message.push_str(&format!(
+                            "; the suggested changes of {} resolve it",
+                            join(&by.iter().map(|c| c.to_string()).collect::<Vec<_>>())
+                        ));
+                    }
+                    out.findings.push(f);
+                }
+                continue;
+            }
+        }
+        for mut f in ev.findings {
+            if !premise.is_empty() && !same_as_live {
+                let with: Vec<String> = premise
+                    .iter()
+                    .map(|s| format!("{} = {} ({})", shown_name(&s.name), s.value, s.code))
+                    .collect();
+                f.message = format!("with this report's {}: {}", join(&with), f.message);
+            }
+            if let (Some(var), Some(rec)) = (&f.variable, &f.recommended)
+                && let Some(s) = plan.get(var)
+                && !same_value(&s.value, rec)
+                && s.code == rule.code
+            {
+                // The rule that decided the plan's value, judged again with
+                // the other changes in place (a buffer pool rounded to the
+                // new instance count): its value is the report's.
+                overrides.insert(var.clone(), rec.clone());
+            } else if let (Some(var), Some(rec)) = (&f.variable, &f.recommended)
+                && let Some(s) = plan.get(var)
+                && !same_value(&s.value, rec)
+            {
+                // Another rule has the last word on this variable: one value
+                // per variable, the plan's.
+                if f.current
+                    .as_deref()
+                    .is_some_and(|c| same_value(c, &s.value))
+                {
+                    continue;
+                }
+                f.message.push_str(&format!(
+                    " (this report's plan sets {} = {}, decided by {})",
+                    shown_name(var),
+                    s.value,
+                    s.code
+                ));
+                f.recommended = Some(s.value.clone());
+            }
+            out.findings.push(f);
+        }
+    }
+    (out, overrides)
+}
+
+fn shown_name(name: &str) -> &str {
+    name.strip_prefix(plan::SYSCTL_PREFIX).unwrap_or(name)
+}
+
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
