@@ -8,7 +8,7 @@
 # run, the B/A ratio per pair, and the medians.
 #
 #   bench/sysbench-ab.sh --a A.cnf --b B.cnf [options]
-#   bench/sysbench-ab.sh --seed-config OUT.cnf   # seed 000 §2.3 my.cnf, adapted (see below)
+#   bench/sysbench-ab.sh --article-config OUT.cnf   # "Mysql单节点调优" §2.3 my.cnf, adapted (see below)
 #
 # Options (defaults in brackets):
 #   --a FILE, --b FILE   option files; the word "defaults" means an empty file
@@ -30,8 +30,9 @@
 # socket, pid file and error log given on the command line override whatever
 # the option files say. sysbench is installed with apt-get when missing.
 #
-# --seed-config writes the "best practice" my.cnf of seed 000 §2.3 (read
-# from the shared seeds, not copied into this repository) adapted to
+# --article-config writes the "best practice" my.cnf
+# of "Mysql单节点调优" (MySQL single-node tuning) §2.3 (read from the shared
+# source articles, not copied into this repository) adapted to
 # MariaDB on this host: its 32G buffer pool (on a 256G machine) scaled to
 # this host's memory in the same proportion, innodb_log_files_in_group and
 # innodb_thread_concurrency dropped (removed in MariaDB 10.6; the server
@@ -57,7 +58,7 @@ while [ $# -gt 0 ]; do
     --keep) KEEP=1; shift ;;
     --no-prewarm) PREWARM=0; shift ;;
     --data-cache) CACHE="$2"; shift 2 ;;
-    --seed-config) SEED_OUT="$2"; shift 2 ;;
+    --article-config|--seed-config) SEED_OUT="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument: $1 (see --help)" ;;
   esac
@@ -74,14 +75,14 @@ seed_config() {
     seed="$(ls "$s"/000_*.txt 2>/dev/null | head -1 || true)"
     [ -n "$seed" ] && break
   done
-  [ -n "$seed" ] || die "seed 000 not found (../shared/seeds next to the repository)"
+  [ -n "$seed" ] || die "the article Mysql单节点调优 (000_*.txt) not found (../shared/seeds next to the repository)"
   local mem_kb bp
   mem_kb="$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)"
-  # 32G on the seed's 256G machine, the same share of this one, whole 128M chunks.
+  # 32G on the article's 256G machine, the same share of this one, whole 128M chunks.
   bp="$(( mem_kb * 1024 / 8 / (128 << 20) * 128 ))"
   [ "$bp" -ge 128 ] || bp=128
   {
-    echo "# seed 000 §2.3 \"best practice\" my.cnf, adapted by bench/sysbench-ab.sh for MariaDB"
+    echo "# \"Mysql单节点调优\" (MySQL single-node tuning) §2.3 \"best practice\" my.cnf, adapted by bench/sysbench-ab.sh for MariaDB"
     echo "# on this host: buffer pool 32G/256G of memory = ${bp}M; innodb_log_files_in_group and"
     echo "# innodb_thread_concurrency (removed in MariaDB 10.6: the server refuses them),"
     echo "# datadir, socket, pid-file and log-error dropped."

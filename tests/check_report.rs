@@ -56,7 +56,7 @@ fn codes(v: &Value) -> Vec<&str> {
 fn mysql_80_snapshot_json_follows_the_schema_and_uses_set_persist() {
     let snap = snapshot(MYSQL80);
     let v = json(&["check", "--snapshot", &snap, "--format", "json", "-v"]);
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["target"], "mysql-8.0.32");
     assert_eq!(v["inputs"][0], format!("snapshot {snap}"));
     assert_eq!(v["server"]["counters"]["representative"], false);

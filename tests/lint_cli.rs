@@ -251,7 +251,7 @@ fn json_output_and_exit_codes() {
     let o = mytune(&["lint", "--format", "json", "examples/seed000-1gb-vps.cnf"]);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     // The default target, a bare series, means its newest known release.
     assert_eq!(v["target"], "mysql-8.0.41");
     let findings = v["findings"].as_array().unwrap();

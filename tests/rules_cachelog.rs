@@ -368,7 +368,7 @@ fn mt504_performance_schema_off_costs_instrumentation() {
     check(&f, "OFF", Some("ON"), "no statement digests");
     assert!(
         f.rationale
-            .contains("Seed 000 §1.2.2 sets performance_schema = 0")
+            .contains("(MySQL single-node tuning), §1.2.2, sets performance_schema = 0")
     );
     // Below 2G for the server the memory it takes matters more.
     let mut small = snapshot(BUSY);

@@ -65,9 +65,9 @@ fn builtin_catalog_loads_without_conflicts() {
         // Version-naming rules (tagged compat) may postdate the seeds; items the
         // issue adds beyond the seeds (THP, local_infile, …) say so.
         assert!(
-            r.sources.iter().any(|s| s.seed.is_some())
+            r.sources.iter().any(|s| s.article.is_some())
                 || r.tags.iter().any(|t| t == "compat")
-                || r.rationale.contains("None of the seeds"),
+                || r.rationale.contains("None of the source articles"),
             "{} cites a seed or says that none covers it",
             r.code
         );
@@ -295,5 +295,48 @@ fn builtin_files_are_named_after_their_family() {
         e.to_string()
             .starts_with("rules/caches.toml:4:10: family 'innodb' in the caches file"),
         "{e}"
+    );
+}
+
+#[test]
+fn an_article_source_names_a_registered_article() {
+    let text = rule("MT901", "x-y", "compat", "true", "").replace(
+        "title = \"a test\"",
+        "article = \"mysql-single-node-tunning\"\nsection = \"§1.2.2\"",
+    );
+    let e = error(&[("a.toml", &text)]);
+    assert!(
+        e.starts_with("DIR/a.toml:11:11: unknown article `mysql-single-node-tunning`; known articles: mysql-single-node-tuning, "),
+        "{e}"
+    );
+    // The old file-name citations are not accepted any more.
+    let text = rule("MT901", "x-y", "compat", "true", "")
+        .replace("title = \"a test\"", "seed = \"000_c0584d0eda19c705.txt\"");
+    let e = error(&[("s.toml", &text)]);
+    assert!(
+        e.starts_with("DIR/s.toml:11:1: invalid TOML: unknown field `seed`"),
+        "{e}"
+    );
+    // An article brings its own title and url.
+    let text = rule("MT901", "x-y", "compat", "true", "").replace(
+        "title = \"a test\"",
+        "article = \"mysql-single-node-tuning\"\ntitle = \"mine\"",
+    );
+    let e = error(&[("t.toml", &text)]);
+    assert!(
+        e.starts_with("DIR/t.toml:10:1: an article source takes its title"),
+        "{e}"
+    );
+    // A valid key loads, with the article's public title.
+    let text = rule("MT901", "x-y", "compat", "true", "").replace(
+        "title = \"a test\"",
+        "article = \"mysql-challenge-100k-connections\"\nsection = \"step 2\"",
+    );
+    let (_dir, set) = load(&[("ok.toml", &text)]);
+    let set = set.expect("loads");
+    let r = set.rules().iter().find(|r| r.code == "MT901").unwrap();
+    assert_eq!(
+        r.sources[0].to_string(),
+        "MySQL Challenge: 100k Connections (Vadim Tkachenko, Percona Database Performance Blog, 2019), step 2, <https://www.percona.com/blog/mysql-challenge-100k-connections/>"
     );
 }

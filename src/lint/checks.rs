@@ -217,16 +217,7 @@ impl Check {
             recommended: None,
             location,
             rationale: self.rationale.to_string(),
-            sources: self
-                .sources
-                .iter()
-                .map(|url| Source {
-                    seed: None,
-                    section: None,
-                    title: None,
-                    url: Some(url.to_string()),
-                })
-                .collect(),
+            sources: self.sources.iter().map(|url| Source::link(*url)).collect(),
             confidence: self.confidence(),
         }
     }

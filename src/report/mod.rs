@@ -18,7 +18,7 @@ use crate::rules::{Finding, Severity};
 
 /// Version of the JSON report schema (`docs/report-schema.json`). Bump it when a
 /// field changes meaning or is removed.
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+pub const REPORT_SCHEMA_VERSION: u32 = 2;
 
 /// How many findings of each severity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

@@ -132,16 +132,16 @@ fn help_markdown(f: &Finding) -> String {
     if !f.sources.is_empty() {
         s.push_str("\nSources:\n");
         for src in &f.sources {
-            let label = match (&src.title, &src.seed, &src.section) {
-                (Some(t), _, _) => t.clone(),
-                (None, Some(seed), Some(sec)) => format!("seed {seed}, {sec}"),
-                (None, Some(seed), None) => format!("seed {seed}"),
-                _ => "manual".to_string(),
+            let label = src.title.as_deref().unwrap_or("manual");
+            let mut line = match &src.url {
+                Some(u) => format!("- [{label}]({u})"),
+                None => format!("- {label}"),
             };
-            match &src.url {
-                Some(u) => s.push_str(&format!("- [{label}]({u})\n")),
-                None => s.push_str(&format!("- {label}\n")),
+            if let Some(sec) = &src.section {
+                line.push_str(&format!(", {sec}"));
             }
+            s.push_str(&line);
+            s.push('\n');
         }
     }
     s

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::articles::ARTICLES;
 use super::loader::RuleSet;
 use super::schema::{Applies, Family, Rule, Severity};
 
@@ -59,8 +60,8 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `format` | no | how that variable's current value is shown (`number`, `size`, `bool`, `string`); without it, as read |
 | `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }` or `{ workload = "olap" }` |
 | `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
-| `rationale` | yes | why; says so where the seed advice is unsafe or outdated |
-| `[[rule.sources]]` | yes | `seed` (file of the seed documents), `section`, `title`, `url` |
+| `rationale` | yes | why; says so where a cited article's advice is unsafe or outdated |
+| `[[rule.sources]]` | yes | `article` (a key of the [source articles](#source-articles)) and `section`, or `title`, `section`, `url` of a manual page |
 
 A recommended `variable` is a server variable (my.cnf) unless it carries a namespace: host settings
 are written `sysctl:KEY` (a kernel setting by its dotted key, `sysctl:net.core.somaxconn`; dots and
@@ -154,6 +155,7 @@ pub fn markdown(set: &RuleSet) -> String {
     }
     s.push('\n');
     s.push_str(LANGUAGE);
+    s.push_str(&articles_markdown());
     s.push_str("\n## Rules\n");
     for r in set.rules() {
         let _ = write!(s, "\n### {}\n\n", r.code);
@@ -188,6 +190,26 @@ pub fn markdown(set: &RuleSet) -> String {
         for src in &r.sources {
             let _ = writeln!(s, "  - {src}");
         }
+    }
+    s
+}
+
+/// The registry of cited articles, as a section of the reference.
+fn articles_markdown() -> String {
+    let mut s = String::from(
+        "\n## Source articles\n\nThe articles the built-in rules cite; a source names one by its key \
+         (`article = \"KEY\"`).\n\n| key | article | url |\n|---|---|---|\n",
+    );
+    for a in ARTICLES {
+        let mut cite = a.citation();
+        if let Some(n) = a.note {
+            cite.push_str(&format!("; {n}"));
+        }
+        let url = a
+            .url
+            .map(|u| format!("<{u}>"))
+            .unwrap_or_else(|| "—".to_string());
+        let _ = writeln!(s, "| `{}` | {cite} | {url} |", a.key);
     }
     s
 }

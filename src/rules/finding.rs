@@ -30,7 +30,7 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
     pub rationale: String,
-    /// Seed sections and manual pages (structured, so a SARIF writer can
+    /// Article sections and manual pages (structured, so a SARIF writer can
     /// link the URL).
     pub sources: Vec<Source>,
     pub confidence: Confidence,

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::articles;
 use super::builtin::BUILTIN_RULE_FILES;
 use super::expr::{self, CheckEnv, ExprError, Namespace, Type};
 use super::profile::{Durability, Workload};
@@ -261,7 +262,7 @@ struct RawRecommend {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSource {
-    seed: Option<String>,
+    article: Option<Spanned<String>>,
     section: Option<String>,
     title: Option<String>,
     url: Option<String>,
@@ -592,21 +593,45 @@ fn build_rule(
     if raw.sources.is_empty() {
         return Err(idx.err(
             raw.code.span().start,
-            format!("rule {code} has no sources (add a seed section or a manual page)"),
+            format!("rule {code} has no sources (add an article section or a manual page)"),
         ));
     }
     let mut sources = Vec::new();
     for s in &raw.sources {
         let r = s.get_ref();
-        if r.seed.is_none() && r.title.is_none() && r.url.is_none() {
-            return Err(idx.err(s.span().start, "a source needs a seed, a title or a url"));
-        }
-        sources.push(Source {
-            seed: r.seed.clone(),
-            section: r.section.clone(),
-            title: r.title.clone(),
-            url: r.url.clone(),
-        });
+        let source = match &r.article {
+            Some(key) => {
+                if r.title.is_some() || r.url.is_some() {
+                    return Err(idx.err(
+                        s.span().start,
+                        "an article source takes its title and url from the article registry; give only `article` and `section`",
+                    ));
+                }
+                Source::article(key.get_ref(), r.section.clone()).ok_or_else(|| {
+                    idx.err(
+                        key.span().start,
+                        format!(
+                            "unknown article `{}`; known articles: {}",
+                            key.get_ref(),
+                            articles::keys().join(", ")
+                        ),
+                    )
+                })?
+            }
+            None if r.title.is_none() && r.url.is_none() => {
+                return Err(idx.err(
+                    s.span().start,
+                    "a source needs an article, a title or a url",
+                ));
+            }
+            None => Source {
+                article: None,
+                title: r.title.clone(),
+                section: r.section.clone(),
+                url: r.url.clone(),
+            },
+        };
+        sources.push(source);
     }
 
     let mut reads_status = false;

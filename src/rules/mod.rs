@@ -8,8 +8,10 @@
 //! - [`evaluate`] applies a [`RuleSet`] to [`crate::facts::Facts`] and a
 //!   [`Profile`], producing an [`Evaluation`] (findings, recommendations,
 //!   rules not applicable with their reasons);
+//! - [`articles`] is the registry of the articles rules cite;
 //! - [`docs`] renders the catalog itself (rule reference, `explain`).
 
+pub mod articles;
 pub mod builtin;
 pub mod docs;
 pub mod evaluate;

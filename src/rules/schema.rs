@@ -537,33 +537,54 @@ pub struct Recommend {
     pub location: SourceLocation,
 }
 
-/// A reference behind a rule: a seed document section, a manual page.
+/// A reference behind a rule: a section of a cited article, a manual page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Source {
-    /// A file of the seed documents (`000_c0584d0eda19c705.txt`).
+    /// Key of a cited article ([`super::articles`]); its title and url are
+    /// filled in from there.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<String>,
+    pub article: Option<String>,
+    /// The title of the article or manual page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// Section or step inside it (`§1.2.2`, `step 2`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
-    /// A title for a manual page or article.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+}
+
+impl Source {
+    /// A section of a registered article; `None` for an unknown key.
+    pub fn article(key: &str, section: Option<String>) -> Option<Source> {
+        let a = super::articles::find(key)?;
+        Some(Source {
+            article: Some(a.key.to_string()),
+            title: Some(a.citation()),
+            section,
+            url: a.url.map(str::to_string),
+        })
+    }
+
+    /// A manual page or other link without a title.
+    pub fn link(url: impl Into<String>) -> Source {
+        Source {
+            article: None,
+            title: None,
+            section: None,
+            url: Some(url.into()),
+        }
+    }
 }
 
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
-        if let Some(s) = &self.seed {
-            parts.push(format!("seed {s}"));
+        if let Some(t) = &self.title {
+            parts.push(t.clone());
         }
         if let Some(s) = &self.section {
             parts.push(s.clone());
-        }
-        if let Some(t) = &self.title {
-            parts.push(t.clone());
         }
         if let Some(u) = &self.url {
             parts.push(format!("<{u}>"));
