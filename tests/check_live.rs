@@ -202,13 +202,18 @@ fn defaults_buffer_pool_and_redo_advice() {
     assert_eq!(f["variable"], "innodb_log_file_size");
     assert_eq!(f["current"], "8M");
 
-    // The anonymous accounts mariadb-install-db creates (MT701).
+    // The anonymous accounts mariadb-install-db creates, without a password:
+    // one finding per account problem (MT702, not MT701 as well).
+    assert!(
+        finding(&v, "MT701").is_none(),
+        "anonymous accounts reported twice: {v:#}"
+    );
     assert!(
         v["findings"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|f| f["code"] == "MT701"
+            .any(|f| f["code"] == "MT702"
                 && f["family"] == "security"
                 && f["message"].as_str().unwrap().contains("''@'localhost'")),
         "anonymous accounts not reported: {v:#}"
@@ -366,4 +371,178 @@ fn usage_and_connection_errors_exit_2() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("MT999"));
+}
+
+/// `Aborted_connects` and `Access_denied_errors` of a server, from SQL.
+fn connect_counters(server: &TestServer) -> (u64, u64) {
+    let out = server
+        .sql("SHOW GLOBAL STATUS WHERE Variable_name IN ('Aborted_connects', 'Access_denied_errors')")
+        .expect("status");
+    let get = |name: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{name} not in {out}"))
+    };
+    (get("Aborted_connects"), get("Access_denied_errors"))
+}
+
+/// Issue 13: MT205 raised max_connect_errors because of failed logins that
+/// were all wrong passwords, which never block a host. 25 wrong-password
+/// logins against max_connect_errors = 10, over TCP and the socket, with the
+/// host cache (performance_schema = ON) and without it (the counters):
+/// MT205 applies and stays silent, and the right password still works.
+#[test]
+fn mt205_ignores_access_denied_logins() {
+    for extra in ["performance_schema = ON", "performance_schema = OFF"] {
+        let Some(server) = TestServer::start(&format!("max_connect_errors = 10\n{extra}")) else {
+            return;
+        };
+        server
+            .sql("CREATE USER app@'%' IDENTIFIED BY 'right'")
+            .expect("create user");
+        let login = |password: &str, tcp: bool| {
+            let mut cmd = Command::new("mariadb");
+            cmd.arg("--no-defaults").arg("-uapp");
+            if tcp {
+                cmd.args(["--protocol=tcp", "-h127.0.0.1"])
+                    .arg(format!("-P{}", server.port));
+            } else {
+                cmd.arg(format!("--socket={}", server.socket.display()));
+            }
+            cmd.args(["-e", "SELECT 1"])
+                .env("MYSQL_PWD", password)
+                .output()
+                .expect("mariadb client runs")
+                .status
+                .success()
+        };
+        let (aborted0, denied0) = connect_counters(&server);
+        for i in 0..25 {
+            assert!(!login("wrong", i % 5 != 0), "a wrong password logged in");
+        }
+        let (aborted, denied) = connect_counters(&server);
+        eprintln!(
+            "{extra}: Aborted_connects {aborted0} -> {aborted}, Access_denied_errors {denied0} -> {denied}"
+        );
+        assert!(aborted - aborted0 >= 25, "{aborted0} -> {aborted}");
+        assert!(denied - denied0 >= 25, "{denied0} -> {denied}");
+        // What the rule counted before: Aborted_connects alone reached
+        // max_connect_errors.
+        assert!(aborted >= 10, "{aborted}");
+        // The host cache is read only with performance_schema = ON (and is
+        // empty: loopback and socket clients are never cached or blocked).
+        let snap = Command::new(env!("CARGO_BIN_EXE_mytune"))
+            .arg("collect")
+            .args(server.mytune_args())
+            .arg("--no-host")
+            .env_remove("MYSQL_PWD")
+            .output()
+            .expect("mytune collect runs");
+        let snap: Value = serde_json::from_slice(&snap.stdout).expect("a JSON snapshot");
+        let host_cache = &snap["server"]["host_cache"];
+        if extra.ends_with("ON") {
+            assert_eq!(host_cache["connect_errors"], 0, "{host_cache}");
+            assert_eq!(host_cache["blocked_errors"], 0, "{host_cache}");
+        } else {
+            assert!(host_cache.is_null(), "{host_cache}");
+        }
+        // Not blocked: the right password still logs in over TCP.
+        assert!(login("right", true), "{extra}: app was blocked");
+
+        let v = json_of(&check(&server, &["--format", "json", "-v"]));
+        assert!(
+            finding(&v, "MT205").is_none(),
+            "{extra}: MT205 fired on wrong passwords: {:#}",
+            finding(&v, "MT205").unwrap()
+        );
+        let na: Vec<&Value> = v["not_applicable"]
+            .as_array()
+            .expect("-v lists not applicable rules")
+            .iter()
+            .filter(|n| n["code"] == "MT205")
+            .collect();
+        assert!(na.is_empty(), "{extra}: MT205 not applicable: {na:?}");
+    }
+}
+
+/// MT710 on a real server: `mysql.db` rows with an empty user name (as old
+/// installs create for `test` and `test\_%`) let an account granted nothing
+/// create tables there, and check reports them; an account that may read the
+/// account tables but not `mysql.db` gets MT016 instead of silence.
+#[test]
+fn mt710_test_database_grants_to_every_user() {
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    server
+        .sql(
+            "INSERT INTO mysql.db (Host, Db, User, Select_priv, Insert_priv, Create_priv, Drop_priv) \
+             VALUES ('%', 'test', '', 'Y', 'Y', 'Y', 'Y'), ('%', 'test\\\\_%', '', 'Y', 'Y', 'Y', 'Y'); \
+             FLUSH PRIVILEGES; \
+             CREATE USER nobody@localhost IDENTIFIED BY 'pw'; \
+             CREATE USER auditor@localhost IDENTIFIED BY 'pw'; \
+             GRANT SELECT ON mysql.global_priv TO auditor@localhost",
+        )
+        .expect("set up the grants");
+    // The grant applies to an account that was granted nothing.
+    let out = Command::new("mariadb")
+        .arg("--no-defaults")
+        .arg("-unobody")
+        .arg(format!("--socket={}", server.socket.display()))
+        .args([
+            "-e",
+            "CREATE DATABASE test_x; CREATE TABLE test_x.t (a INT)",
+        ])
+        .env("MYSQL_PWD", "pw")
+        .output()
+        .expect("mariadb client runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let v = json_of(&check(&server, &["--format", "json"]));
+    let f = finding(&v, "MT710").unwrap_or_else(|| panic!("MT710 missing: {v:#}"));
+    let msg = f["message"].as_str().unwrap();
+    assert!(
+        msg.contains("'test' from '%'") && msg.contains("'test\\_%' from '%'"),
+        "{msg}"
+    );
+
+    // Without SELECT on mysql.db: skipped, and said so.
+    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("check")
+        .arg("--no-defaults")
+        .arg(format!("--socket={}", server.socket.display()))
+        .args(["--user=auditor", "--format", "json", "-v"])
+        .env("MYSQL_PWD", "pw")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("mytune runs");
+    let v = json_of(&out);
+    assert!(finding(&v, "MT710").is_none());
+    let skipped = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "MT016")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        skipped
+            .iter()
+            .any(|m| m.starts_with("database grants not read: needs SELECT on mysql.db")),
+        "{skipped:?}"
+    );
+    let na = v["not_applicable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["code"] == "MT710")
+        .expect("MT710 not applicable");
+    assert_eq!(
+        na["reason"],
+        "needs server.public_db_grants (database grants not read: needs SELECT on mysql.db)"
+    );
 }

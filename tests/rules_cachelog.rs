@@ -77,10 +77,10 @@ fn check(f: &Finding, current: &str, recommended: Option<&str>, message: &str) {
     assert!(f.message.contains(message), "{}", f.message);
 }
 
-const MINE: [&str; 29] = [
+const MINE: [&str; 30] = [
     "MT402", "MT403", "MT404", "MT405", "MT406", "MT407", "MT408", "MT409", "MT410", "MT411",
     "MT412", "MT413", "MT414", "MT415", "MT416", "MT501", "MT502", "MT503", "MT504", "MT505",
-    "MT603", "MT604", "MT602", "MT903", "MT904", "MT905", "MT906", "MT401", "MT417",
+    "MT603", "MT604", "MT602", "MT903", "MT904", "MT905", "MT906", "MT401", "MT417", "MT418",
 ];
 
 #[test]
@@ -360,6 +360,61 @@ fn mt503_slow_query_share() {
         "3% of statements (300000 of 10000000)",
     );
     silent(&evaluate(SEED), "MT503");
+}
+
+#[test]
+fn mt503_long_query_time_zero_is_deliberate_full_capture() {
+    // Every statement is "slow" at long_query_time = 0: that is full
+    // capture, not 100% slow statements.
+    let mut facts = with_var(BUSY, "long_query_time", "0.000000");
+    server(&mut facts)
+        .status
+        .insert("slow_queries".into(), "10000000".into());
+    let ev = run(&facts);
+    silent(&ev, "MT503");
+    assert!(not_applicable(&ev, "MT503").is_empty());
+    // A small but positive threshold is still judged.
+    let mut facts = with_var(BUSY, "long_query_time", "0.100000");
+    server(&mut facts)
+        .status
+        .insert("slow_queries".into(), "10000000".into());
+    assert!(
+        fires(&run(&facts), "MT503")
+            .message
+            .contains("100% of statements")
+    );
+}
+
+#[test]
+fn mt418_tiny_table_open_cache_fires_without_load() {
+    // 64 handles on a server just started: no counters needed.
+    let mut facts = with_var(BUSY, "table_open_cache", "64");
+    server(&mut facts).status.clear();
+    server(&mut facts).sample = None;
+    let ev = run(&facts);
+    let f = one(&ev, "MT418", "table_open_cache");
+    // max(2 x 64, 1540 tables + 100, 400) = 1640, within the descriptors.
+    check(
+        &f,
+        "64",
+        Some("1640"),
+        "table_open_cache = 64 is far below the defaults",
+    );
+    assert_eq!(f.severity.as_str(), "warn");
+    // With load, one finding (MT418), not MT404 as well.
+    let ev = run(&with_var(BUSY, "table_open_cache", "64"));
+    assert_eq!(codes(&ev, "MT418").len(), 1);
+    silent(&ev, "MT404");
+    // Without the data size: at least 400.
+    let mut facts = with_var(BUSY, "table_open_cache", "64");
+    server(&mut facts).data_size = None;
+    let ev = run(&facts);
+    assert_eq!(
+        one(&ev, "MT418", "table_open_cache").recommended.as_deref(),
+        Some("400")
+    );
+    silent(&evaluate(BUSY), "MT418");
+    silent(&evaluate(SEED), "MT418");
 }
 
 #[test]

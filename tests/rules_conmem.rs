@@ -210,9 +210,79 @@ fn mt205_max_connect_errors_too_low() {
     assert_eq!(f.recommended.as_deref(), Some("10000"));
     assert_eq!(f.confidence, Confidence::Low);
     assert_contains(&f.message, "blocked until FLUSH HOSTS");
+    // 45000 aborted connects, 30000 of them wrong passwords: 15000 count.
+    assert_contains(
+        &f.message,
+        "while 15000 connection attempts failed for reasons other than a wrong password (Aborted_connects - Access_denied_errors)",
+    );
     // Same limit, but fewer failed attempts than it: nothing to say.
     assert!(findings(&evaluate(NEAR), "MT205").is_empty());
     silent_on_tuned("MT205");
+}
+
+#[test]
+fn mt205_ignores_access_denied_logins() {
+    // Every failed connect was a wrong password or an unknown user: those
+    // never block a host (the reproducer of issue 13: 234 failed logins).
+    let ev = evaluate_with(
+        BUSY,
+        &[],
+        &[("aborted_connects", "234"), ("access_denied_errors", "234")],
+    );
+    assert!(
+        findings(&ev, "MT205").is_empty(),
+        "{:#?}",
+        findings(&ev, "MT205")
+    );
+    assert!(not_applicable(&ev, "MT205").is_empty());
+    // Without Access_denied_errors (MySQL) and without the host cache, the
+    // failed connects cannot be told apart: not applicable, not a guess.
+    let mut facts = snapshot(BUSY);
+    snapshots::server(&mut facts)
+        .status
+        .remove("access_denied_errors");
+    let ev = eval_facts(&facts, &Profile::default());
+    assert!(findings(&ev, "MT205").is_empty());
+    assert_eq!(
+        not_applicable(&ev, "MT205"),
+        ["needs status.access_denied_errors (the server does not report it)"]
+    );
+}
+
+#[test]
+fn mt205_counts_the_host_cache_where_performance_schema_is_on() {
+    use mytune::facts::server::HostCache;
+    // The host cache says no host is near blocking: the 15000 global
+    // aborted connects (handshake errors on loopback, say) do not count.
+    let mut facts = snapshot(BUSY);
+    let s = snapshots::server(&mut facts);
+    s.variables.insert("performance_schema".into(), "ON".into());
+    s.host_cache = Some(HostCache {
+        hosts: 3,
+        connect_errors: 2,
+        blocked_errors: 0,
+        max_connect_errors: 2,
+    });
+    let ev = eval_facts(&facts, &Profile::default());
+    assert!(
+        findings(&ev, "MT205").is_empty(),
+        "{:#?}",
+        findings(&ev, "MT205")
+    );
+    // Hosts were blocked: fires, and says the figures are the host cache's.
+    snapshots::server(&mut facts).host_cache = Some(HostCache {
+        hosts: 3,
+        connect_errors: 140,
+        blocked_errors: 12,
+        max_connect_errors: 100,
+    });
+    let ev = eval_facts(&facts, &Profile::default());
+    let f = one(&ev, "MT205", "max_connect_errors");
+    assert_contains(
+        &f.message,
+        "while 152 handshake errors of client hosts count toward blocking them (performance_schema.host_cache) and connections from blocked hosts were refused",
+    );
+    assert_eq!(f.recommended.as_deref(), Some("10000"));
 }
 
 #[test]
@@ -340,6 +410,8 @@ fn mt301_recommends_what_fits_with_the_planned_buffers() {
         (f.current.as_deref(), f.recommended.as_deref()),
         (Some("16M"), Some("1M"))
     );
+    // MySQL reports no transaction sizes: the fixed 1M, and it says why.
+    assert_contains(&f.message, "does not report the size of its transactions");
     let ev = evaluate(NEAR);
     assert_eq!(
         one(&ev, "MT301", "max_connections").recommended.as_deref(),
@@ -736,4 +808,59 @@ fn mt306_mt307_myisam_and_aria_caches_on_a_small_host() {
     assert!(findings(&ev, "MT307").is_empty());
     silent_on_tuned("MT306");
     silent_on_tuned("MT307");
+}
+
+#[test]
+fn mt308_bounds_binlog_cache_size_by_the_transactions_seen() {
+    // MariaDB with seed 000 §2.3's 16M cache: 200000 transactions, none
+    // spilled to disk, 2.5K written to the binary log per transaction on
+    // average: 8 x 2.5K = 20K, rounded up to 32K (the default) suffices.
+    let vars = [("binlog_cache_size", "16777216"), ("log_bin", "ON")];
+    let counters = [
+        ("binlog_cache_use", "200000"),
+        ("binlog_cache_disk_use", "0"),
+        ("binlog_commits", "200000"),
+        ("binlog_bytes_written", "512000000"),
+    ];
+    let ev = evaluate_with(BUSY, &vars, &counters);
+    let f = one(&ev, "MT308", "binlog_cache_size");
+    assert_eq!(
+        (f.current.as_deref(), f.recommended.as_deref()),
+        (Some("16M"), Some("32K"))
+    );
+    assert_contains(
+        &f.message,
+        "while almost no transaction needed a temporary file",
+    );
+    assert_contains(
+        &f.message,
+        "is 8 times the average transaction this server wrote",
+    );
+    // Larger transactions (40K on average): 320K, never above 1M.
+    let mut big = counters;
+    big[3] = ("binlog_bytes_written", "8192000000");
+    let ev = evaluate_with(BUSY, &vars, &big);
+    assert_eq!(
+        one(&ev, "MT308", "binlog_cache_size")
+            .recommended
+            .as_deref(),
+        Some("320K")
+    );
+    // Too few transactions to judge by: the fixed 1M.
+    let mut few = counters;
+    few[2] = ("binlog_commits", "500");
+    let ev = evaluate_with(BUSY, &vars, &few);
+    assert_eq!(
+        one(&ev, "MT308", "binlog_cache_size")
+            .recommended
+            .as_deref(),
+        Some("1M")
+    );
+    // Without the binary log no connection allocates the cache.
+    let ev = evaluate_with(
+        BUSY,
+        &[("binlog_cache_size", "16777216"), ("log_bin", "OFF")],
+        &counters,
+    );
+    assert!(findings(&ev, "MT308").is_empty());
 }

@@ -78,6 +78,7 @@ fn server(
         sample: None,
         accounts: None,
         data_size: None,
+        host_cache: None,
         grants: Vec::new(),
         queries: None,
     }

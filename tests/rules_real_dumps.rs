@@ -52,6 +52,7 @@ fn mariadb_1011() -> Option<Facts> {
             sample: None,
             accounts: None,
             data_size: None,
+            host_cache: None,
             grants: Vec::new(),
             queries: None,
         }),

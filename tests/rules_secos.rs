@@ -77,15 +77,50 @@ fn set_sysctl(facts: &mut Facts, key: &str, value: &str) {
 // ---- security -------------------------------------------------------------
 
 #[test]
-fn mt701_anonymous_accounts_of_a_fresh_mariadb_install() {
+fn mt701_mt702_report_each_anonymous_account_once() {
+    // A fresh install's two anonymous accounts have no password: one crit
+    // finding (MT702) that says to drop them, not a warn about the same two.
     let ev = evaluate(FRESH);
-    let f = only(&ev, "MT701");
-    assert_eq!(f.severity.as_str(), "warn");
-    assert_eq!((f.variable.as_deref(), f.current.as_deref()), (None, None));
-    assert_eq!(f.recommended, None);
+    assert!(
+        findings(&ev, "MT701").is_empty(),
+        "{:#?}",
+        findings(&ev, "MT701")
+    );
+    assert!(not_applicable(&ev, "MT701").is_empty());
+    let f = only(&ev, "MT702");
     assert!(
         f.message
-            .starts_with("2 anonymous account(s): ''@'localhost', ''@'vm';"),
+            .contains("''@'localhost', ''@'vm'; they are anonymous")
+            && f.message.contains("DROP USER each"),
+        "{}",
+        f.message
+    );
+    // An anonymous account with a password is MT701's alone; a passwordless
+    // named account next to a passwordless anonymous one is one MT702.
+    let mut facts = snapshot(FRESH);
+    let a = facts.server.as_mut().unwrap().accounts.as_mut().unwrap();
+    let acct = |u: &str, h: &str| Account {
+        user: u.into(),
+        host: h.into(),
+    };
+    a.anonymous.push(acct("", "%"));
+    a.without_password = vec![acct("", "localhost"), acct("root", "localhost")];
+    let ev = eval_with(&facts, &Profile::default());
+    let f = only(&ev, "MT701");
+    assert_eq!(f.severity.as_str(), "warn");
+    assert!(
+        f.message
+            .starts_with("2 anonymous account(s) with a password: ''@'vm', ''@'%';")
+            && f.message
+                .ends_with("; the anonymous accounts without a password are reported by MT702"),
+        "{}",
+        f.message
+    );
+    let f = only(&ev, "MT702");
+    assert!(
+        f.message.starts_with(
+            "2 account(s) can log in with an empty password: ''@'localhost', 'root'@'localhost'; DROP USER the anonymous one(s)"
+        ),
         "{}",
         f.message
     );
@@ -100,7 +135,7 @@ fn mt701_without_account_facts_says_why() {
     let ev = eval_with(&facts, &Profile::default());
     assert_eq!(
         not_applicable(&ev, "MT701"),
-        ["needs server.anonymous_accounts (the account audit was not collected)"]
+        ["needs server.passworded_anonymous_accounts (the account audit was not collected)"]
     );
     facts.skipped.push(mytune::facts::Skipped {
         what: "accounts".into(),
@@ -110,7 +145,7 @@ fn mt701_without_account_facts_says_why() {
     assert_eq!(
         not_applicable(&ev, "MT701"),
         [
-            "needs server.anonymous_accounts (the account audit was skipped: needs SELECT on mysql.global_priv)"
+            "needs server.passworded_anonymous_accounts (the account audit was skipped: needs SELECT on mysql.global_priv)"
         ]
     );
 }
@@ -126,7 +161,7 @@ fn mt702_accounts_without_password() {
     );
     assert!(
         f.message.starts_with(
-            "2 account(s) can log in with an empty password: ''@'localhost', ''@'vm';"
+            "2 account(s) can log in with an empty password: ''@'localhost', ''@'vm'; they are anonymous"
         ),
         "{}",
         f.message
@@ -151,6 +186,112 @@ fn mt703_root_reachable_remotely() {
     );
     assert_silent(&evaluate(FRESH), "MT703");
     assert_silent(&evaluate(TUNED), "MT703");
+}
+
+#[test]
+fn mt703_the_hosts_own_name_is_local_and_host_names_need_name_resolution() {
+    let mut facts = snapshot(SKIP_GRANT);
+    let s = facts.server.as_mut().unwrap();
+    s.variables.insert("hostname".into(), "vm".into());
+    s.variables.insert("skip_name_resolve".into(), "OFF".into());
+    let root = |h: &str| Account {
+        user: "root".into(),
+        host: h.into(),
+    };
+    s.accounts.as_mut().unwrap().remote_root = vec![
+        root("vm"),
+        root("VM.example.com"),
+        root("127.0.0.2"),
+        root("%"),
+        root("app1.example.com"),
+        root("10.0.%"),
+    ];
+    let ev = eval_with(&facts, &Profile::default());
+    let f = only(&ev, "MT703");
+    assert!(
+        f.message.starts_with(
+            "root can log in from beyond this host: 'root'@'%', 'root'@'app1.example.com', 'root'@'10.0.%';"
+        ),
+        "{}",
+        f.message
+    );
+    // Under skip_name_resolve the server matches clients by address only:
+    // 'root'@'app1.example.com' cannot log in at all.
+    let s = facts.server.as_mut().unwrap();
+    s.variables.insert("skip_name_resolve".into(), "ON".into());
+    let ev = eval_with(&facts, &Profile::default());
+    assert!(
+        only(&ev, "MT703")
+            .message
+            .starts_with("root can log in from beyond this host: 'root'@'%', 'root'@'10.0.%';"),
+        "{}",
+        only(&ev, "MT703").message
+    );
+    // Only its own name and a host name under skip_name_resolve: silent.
+    let s = facts.server.as_mut().unwrap();
+    s.accounts.as_mut().unwrap().remote_root = vec![root("vm"), root("db-admin")];
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT703");
+}
+
+#[test]
+fn mt710_test_databases_granted_to_every_user() {
+    use mytune::facts::server::DbGrant;
+    let mut facts = snapshot(FRESH);
+    let grant = |db: &str| DbGrant {
+        db: db.into(),
+        host: "%".into(),
+    };
+    facts
+        .server
+        .as_mut()
+        .unwrap()
+        .accounts
+        .as_mut()
+        .unwrap()
+        .public_db_grants = Some(vec![grant("test"), grant("test\\_%")]);
+    let ev = eval_with(&facts, &Profile::default());
+    let f = only(&ev, "MT710");
+    assert_eq!(f.severity.as_str(), "warn");
+    assert!(
+        f.message.starts_with(
+            "2 database-level grant(s) with an empty user name apply to every account: 'test' from '%', 'test\\_%' from '%';"
+        ),
+        "{}",
+        f.message
+    );
+    // Read and empty: silent.
+    facts
+        .server
+        .as_mut()
+        .unwrap()
+        .accounts
+        .as_mut()
+        .unwrap()
+        .public_db_grants = Some(vec![]);
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT710");
+    // Not read (old snapshot, or no SELECT on mysql.db): not applicable, with why.
+    facts
+        .server
+        .as_mut()
+        .unwrap()
+        .accounts
+        .as_mut()
+        .unwrap()
+        .public_db_grants = None;
+    let ev = eval_with(&facts, &Profile::default());
+    assert_eq!(
+        not_applicable(&ev, "MT710"),
+        ["needs server.public_db_grants (mysql.db was not read)"]
+    );
+    facts.skipped.push(mytune::facts::Skipped {
+        what: "database grants".into(),
+        reason: "needs SELECT on mysql.db".into(),
+    });
+    let ev = eval_with(&facts, &Profile::default());
+    assert_eq!(
+        not_applicable(&ev, "MT710"),
+        ["needs server.public_db_grants (database grants not read: needs SELECT on mysql.db)"]
+    );
 }
 
 #[test]
@@ -885,16 +1026,44 @@ fn live_fresh_mariadb_reports_its_anonymous_accounts() {
     {
         eprintln!("{} not applicable: {}", n.code, n.reason);
     }
-    let f = only(&ev, "MT701");
+    // The anonymous accounts have no password: reported once, by MT702,
+    // with root@localhost (empty password with
+    // --auth-root-authentication-method=normal).
     assert!(
-        f.message.contains("''@'localhost'"),
+        findings(&ev, "MT701").is_empty(),
+        "{:#?}",
+        findings(&ev, "MT701")
+    );
+    let f = only(&ev, "MT702");
+    assert!(
+        f.message.contains("''@'localhost'")
+            && f.message.contains("'root'@'localhost'")
+            && f.message.contains("DROP USER the anonymous one(s)"),
         "{}: {:#?}",
         f.message,
         facts.server.as_ref().and_then(|s| s.accounts.as_ref())
     );
-    // root@localhost has an empty password with
-    // --auth-root-authentication-method=normal.
-    assert!(only(&ev, "MT702").message.contains("'root'@'localhost'"));
+    // mariadb-install-db's 'root'@'<hostname>' is this host's own name:
+    // not remote.
+    let s = facts.server.as_ref().unwrap();
+    eprintln!(
+        "hostname {:?}, root candidates {:?}, public db grants {:?}",
+        s.variables.get("hostname"),
+        s.accounts.as_ref().map(|a| &a.remote_root),
+        s.accounts.as_ref().map(|a| &a.public_db_grants)
+    );
+    assert_silent(&ev, "MT703");
+    // The test databases of mariadb-install-db are open to every account.
+    let grants = s
+        .accounts
+        .as_ref()
+        .and_then(|a| a.public_db_grants.clone())
+        .expect("mysql.db read as root");
+    if grants.is_empty() {
+        assert_silent(&ev, "MT710");
+    } else {
+        assert!(only(&ev, "MT710").message.contains("'test' from '%'"));
+    }
     assert_eq!(
         one(&ev, "MT708", "local_infile").recommended.as_deref(),
         Some("OFF")

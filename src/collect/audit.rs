@@ -7,6 +7,7 @@
 //! classification here is pure so it is tested without a server.
 
 use crate::facts::server::{Account, AccountAudit};
+pub use crate::facts::server::{is_local_host, is_name_host, reachable_remotely};
 
 /// One account as read from the grant tables.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -36,9 +37,6 @@ const PASSWORD_PLUGINS: [&str; 8] = [
     "parsec",
 ];
 
-/// Hosts that only reach the server from its own machine.
-const LOCAL_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
-
 /// Classify accounts. Roles and locked accounts cannot log in and are left
 /// out.
 pub fn audit(rows: &[AccountRow], grant_tables_skipped: bool) -> AccountAudit {
@@ -65,7 +63,9 @@ pub fn audit(rows: &[AccountRow], grant_tables_skipped: bool) -> AccountAudit {
         if r.host == "%" {
             out.any_host.push(acct.clone());
         }
-        if r.user == "root" && !LOCAL_HOSTS.contains(&r.host.to_ascii_lowercase().as_str()) {
+        // Candidates: the host's own name and `skip_name_resolve` are
+        // applied where the rules read them, with the server's variables.
+        if r.user == "root" && !is_local_host(&r.host, None) {
             out.remote_root.push(acct);
         }
     }
@@ -198,6 +198,48 @@ mod tests {
         assert_eq!(names(&a.any_host), vec!["app@%"]);
         assert_eq!(names(&a.remote_root), vec!["root@vm"]);
         assert!(!a.grant_tables_skipped);
+    }
+
+    #[test]
+    fn own_names_and_loopback_are_local() {
+        for h in [
+            "localhost",
+            "LOCALHOST",
+            "127.0.0.1",
+            "127.0.0.2",
+            "127.%",
+            "::1",
+        ] {
+            assert!(is_local_host(h, None), "{h}");
+        }
+        for h in ["%", "10.0.0.1", "vm", "127.example.com", "128.0.0.1", "::2"] {
+            assert!(!is_local_host(h, None), "{h}");
+        }
+        assert!(is_local_host("vm", Some("vm")));
+        assert!(is_local_host("VM", Some("vm.example.com")));
+        assert!(is_local_host("vm.example.com", Some("vm")));
+        assert!(!is_local_host("vm2", Some("vm")));
+        assert!(!is_local_host("db.example.com", Some("vm")));
+    }
+
+    #[test]
+    fn host_names_are_ignored_under_skip_name_resolve() {
+        for h in ["app1", "%.example.com", "db-1.internal"] {
+            assert!(is_name_host(h), "{h}");
+            assert!(reachable_remotely(h, None, false), "{h}");
+            assert!(!reachable_remotely(h, None, true), "{h}");
+        }
+        for h in [
+            "%",
+            "10.0.%",
+            "192.168.1.0/255.255.255.0",
+            "fe80::1",
+            "2001:db8::%",
+        ] {
+            assert!(!is_name_host(h), "{h}");
+            assert!(reachable_remotely(h, None, true), "{h}");
+        }
+        assert!(!reachable_remotely("vm", Some("vm"), false));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Server facts over one read-only connection, in a handful of queries.
 //!
-//! Without `--interval` a collection runs seven statements: read-only
+//! Without `--interval` a collection runs at most nine statements: read-only
 //! session, `SHOW GRANTS`, `SHOW GLOBAL VARIABLES`, `SHOW GLOBAL STATUS`, the
-//! account audit and the two data-size statements; `--interval` adds one more
+//! account audit and its database-level grants (`mysql.db`), the host cache
+//! summary (only with `performance_schema = ON`) and the two data-size
+//! statements; `--interval` adds one more
 //! `SHOW GLOBAL STATUS`. [`Session`] counts them and the count is stored in the snapshot
 //! so the benchmark can assert the budget (≤ 20).
 //!
@@ -17,7 +19,9 @@ use mysql::prelude::Queryable;
 use crate::collect::audit::{self, AccountRow};
 use crate::collect::connect::{self, ConnectError, ConnectionConfig};
 use crate::facts::Skipped;
-use crate::facts::server::{AccountAudit, DataSize, EngineSize, ServerFacts, StatusSample};
+use crate::facts::server::{
+    AccountAudit, DataSize, DbGrant, EngineSize, HostCache, ServerFacts, StatusSample,
+};
 use crate::target::{Flavor, Version};
 
 /// Server error codes that mean "this account may not do that".
@@ -160,7 +164,7 @@ pub fn collect(
         || variables
             .get("skip_grant_tables")
             .is_some_and(|v| v.eq_ignore_ascii_case("ON"));
-    let accounts = match read_accounts(s, flavor, version) {
+    let mut accounts = match read_accounts(s, flavor, version) {
         Ok(rows) => Some(audit::audit(&rows, grant_tables_skipped)),
         Err(e) => {
             let table = if uses_global_priv(flavor, version) {
@@ -179,6 +183,55 @@ pub fn collect(
                 ..Default::default()
             })
         }
+    };
+
+    if let Some(a) = accounts.as_mut().filter(|a| !a.grant_tables_skipped) {
+        match s.rows(PUBLIC_DB_GRANTS_SQL) {
+            Ok(rows) => {
+                a.public_db_grants = Some(
+                    rows.iter()
+                        .map(|r| DbGrant {
+                            db: cell(r, 0).unwrap_or_default(),
+                            host: cell(r, 1).unwrap_or_default(),
+                        })
+                        .collect(),
+                )
+            }
+            Err(e) => skipped.push(skip_reason(
+                &s.cfg,
+                "database grants",
+                &e,
+                "SELECT on mysql.db",
+            )),
+        }
+    }
+
+    let host_cache = if variables
+        .get("performance_schema")
+        .is_some_and(|v| v.eq_ignore_ascii_case("ON"))
+    {
+        match s.rows(HOST_CACHE_SQL) {
+            Ok(rows) => rows.first().map(|r| {
+                let n = |i| cell(r, i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+                HostCache {
+                    hosts: n(0),
+                    connect_errors: n(1),
+                    blocked_errors: n(2),
+                    max_connect_errors: n(3),
+                }
+            }),
+            Err(e) => {
+                skipped.push(skip_reason(
+                    &s.cfg,
+                    "host_cache",
+                    &e,
+                    "SELECT on performance_schema.host_cache",
+                ));
+                None
+            }
+        }
+    } else {
+        None
     };
 
     let data_size = collect_data_size(
@@ -240,6 +293,7 @@ pub fn collect(
         sample,
         accounts,
         data_size,
+        host_cache,
         grants,
         queries: Some(s.queries()),
     };
@@ -252,6 +306,18 @@ pub fn collect(
 pub const GLOBAL_PRIV_SQL: &str = "SELECT User, Host, REGEXP_REPLACE(Priv, \
      '\"authentication_string\": *\"[^\"]+\"', '\"authentication_string\":\"*\"') \
      FROM mysql.global_priv";
+
+/// Database-level grants that apply to every account: `mysql.db` rows with
+/// an empty user name (`test` and `test\_%` on old installs). A handful of
+/// rows at most; no privilege columns are read.
+pub const PUBLIC_DB_GRANTS_SQL: &str = "SELECT Db, Host FROM mysql.db WHERE User = ''";
+
+/// The host cache in one row: hosts, the errors that count toward
+/// `max_connect_errors`, the connections refused from blocked hosts, and the
+/// worst host. At most `host_cache_size` rows (128 by default) are summed.
+pub const HOST_CACHE_SQL: &str = "SELECT COUNT(*), COALESCE(SUM(SUM_CONNECT_ERRORS), 0), \
+     COALESCE(SUM(COUNT_HOST_BLOCKED_ERRORS), 0), COALESCE(MAX(SUM_CONNECT_ERRORS), 0) \
+     FROM performance_schema.host_cache";
 
 /// `mysql.user` as (User, Host, plugin, auth_empty, account_locked,
 /// is_role): `auth_empty` is `1` when the account has no authentication

@@ -34,6 +34,11 @@ pub struct ServerFacts {
     pub accounts: Option<AccountAudit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_size: Option<DataSize>,
+    /// `performance_schema.host_cache` summed over its hosts: the connection
+    /// errors that count toward `max_connect_errors`. Read only when
+    /// `performance_schema = ON`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_cache: Option<HostCache>,
     /// `SHOW GRANTS` of the collecting account: tells what it could see.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grants: Vec<String>,
@@ -74,6 +79,82 @@ pub struct AccountAudit {
     pub remote_root: Vec<Account>,
     /// The server runs with `--skip-grant-tables`: no authentication at all.
     pub grant_tables_skipped: bool,
+    /// Database-level grants with an empty user name (`mysql.db` rows with
+    /// `User = ''`), which apply to every account: the `test` and `test\_%`
+    /// databases of an old install. `None` when `mysql.db` was not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_db_grants: Option<Vec<DbGrant>>,
+}
+
+/// A database-level grant row: the database name pattern and the host part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DbGrant {
+    pub db: String,
+    pub host: String,
+}
+
+/// The host cache's connection-error counters, summed over its hosts.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct HostCache {
+    /// Rows (client addresses) in the cache.
+    pub hosts: u64,
+    /// `SUM(SUM_CONNECT_ERRORS)`: handshake errors that count toward
+    /// blocking a host (never failed passwords).
+    pub connect_errors: u64,
+    /// `SUM(COUNT_HOST_BLOCKED_ERRORS)`: connections refused because their
+    /// host was blocked.
+    pub blocked_errors: u64,
+    /// `MAX(SUM_CONNECT_ERRORS)`: the host closest to being blocked.
+    pub max_connect_errors: u64,
+}
+
+/// Does an account's host part match only clients on the server's own
+/// machine? `localhost`, loopback addresses and patterns of them
+/// (`127.0.0.0/8`, `127.%`, `::1`), and the host's own name `hostname`
+/// (`@@hostname`, also its first label, as `mariadb-install-db` writes it).
+pub fn is_local_host(host: &str, hostname: Option<&str>) -> bool {
+    let h = host.to_ascii_lowercase();
+    if h == "localhost" || h == "::1" || h == "::ffff:127.0.0.1" {
+        return true;
+    }
+    if let Some(rest) = h.strip_prefix("127.") {
+        // 127.0.0.1, 127.0.%, 127.0.0.0/255.0.0.0: every address matched is
+        // loopback.
+        if rest
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"./%_".contains(&b))
+        {
+            return true;
+        }
+    }
+    match hostname.map(|n| n.trim().to_ascii_lowercase()) {
+        Some(n) if !n.is_empty() => {
+            let short = |s: &str| s.split('.').next().unwrap_or("").to_string();
+            h == n || h == short(&n) || (!n.contains('.') && short(&h) == n)
+        }
+        _ => false,
+    }
+}
+
+/// Is an account's host part a host name (or a pattern of names, such as
+/// `%.example.com`) rather than an IP address, an IP pattern (`10.0.%`,
+/// `%`) or a netmask? Under `skip_name_resolve = ON` the server never knows
+/// a client's name, so such accounts match no connection at all.
+pub fn is_name_host(host: &str) -> bool {
+    let h = host.to_ascii_lowercase();
+    let ipv6 = h.contains(':')
+        && h.bytes()
+            .all(|b| b.is_ascii_hexdigit() || b":./%_".contains(&b));
+    !ipv6 && h.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Can a client from another machine log in with an account of this host
+/// part? Not when it is local ([`is_local_host`]), nor when it is a host name
+/// the server ignores under `skip_name_resolve`.
+pub fn reachable_remotely(host: &str, hostname: Option<&str>, skip_name_resolve: bool) -> bool {
+    let local = is_local_host(host, hostname);
+    let ignored = skip_name_resolve && is_name_host(host);
+    !(local || ignored)
 }
 
 /// Data held per storage engine.

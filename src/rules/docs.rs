@@ -109,8 +109,15 @@ Recommendations are produced only by rules that fire.
     time-boxed); `server.grant_tables_skipped` (from the account audit, else the `skip_grant_tables`
     variable); from the account audit (read from the grant tables, never by logging in) the counts
     `server.anonymous_accounts`, `server.passwordless_accounts`, `server.any_host_accounts`,
-    `server.remote_root_accounts`, and each with `_list` appended for the accounts written
+    `server.remote_root_accounts` (root accounts whose host is neither loopback, `localhost` nor
+    the server's `@@hostname`, nor a host name ignored under `skip_name_resolve = ON`),
+    `server.passwordless_anonymous_accounts` and `server.passworded_anonymous_accounts` (anonymous
+    accounts without and with a password), and each with `_list` appended for the accounts written
     `'user'@'host', …` (a missing audit is *not applicable* with the collector's reason);
+    `server.public_db_grants` (+ `_list`, `'db' from 'host', …`): database-level grants with an
+    empty user name, which apply to every account (`mysql.db`); `server.host_cache_connect_errors`
+    and `server.host_cache_blocked`: `SUM_CONNECT_ERRORS` and `COUNT_HOST_BLOCKED_ERRORS` of
+    `performance_schema.host_cache` summed over its hosts (missing when performance_schema is off);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
   Names are lowercase, `-` and `_` are the same in recommended variable names.

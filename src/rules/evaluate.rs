@@ -507,6 +507,31 @@ fn accounts_missing(facts: &Facts) -> String {
         .unwrap_or_else(|| "the account audit was not collected".into())
 }
 
+/// The collector's reason for a skipped part `what`, else `otherwise`.
+fn skipped_reason(facts: &Facts, what: &str, otherwise: &str) -> String {
+    facts
+        .skipped
+        .iter()
+        .find(|s| s.what == what)
+        .map(|s| format!("{what} not read: {}", s.reason))
+        .unwrap_or_else(|| otherwise.into())
+}
+
+/// Why the host cache summary is missing.
+fn host_cache_missing(facts: &Facts, server: &crate::facts::ServerFacts) -> String {
+    let off = server
+        .variables
+        .get("performance_schema")
+        .and_then(|v| expr::value::text_to_bool(v))
+        == Some(false);
+    let otherwise = if off {
+        "performance_schema is off, so the host cache was not read"
+    } else {
+        "the host cache was not collected"
+    };
+    skipped_reason(facts, "host_cache", otherwise)
+}
+
 fn same_setting(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
@@ -672,6 +697,19 @@ impl Scope for FactScope<'_> {
                         (None, None) => missing(&accounts_missing(facts)),
                     },
                 },
+                "host_cache_connect_errors" | "host_cache_blocked" => {
+                    let Some(server) = &facts.server else {
+                        return missing("no server facts");
+                    };
+                    match &server.host_cache {
+                        Some(h) => Ok(Value::Num(if name == "host_cache_blocked" {
+                            h.blocked_errors as f64
+                        } else {
+                            h.connect_errors as f64
+                        })),
+                        None => missing(&host_cache_missing(facts, server)),
+                    }
+                }
                 _ => {
                     // `server.KIND_accounts` counts, `server.KIND_accounts_list`
                     // renders them.
@@ -685,15 +723,67 @@ impl Scope for FactScope<'_> {
                     let Some(a) = &server.accounts else {
                         return missing(&accounts_missing(facts));
                     };
-                    let accounts = match kind {
-                        "anonymous_accounts" => &a.anonymous,
-                        "passwordless_accounts" => &a.without_password,
-                        "any_host_accounts" => &a.any_host,
-                        "remote_root_accounts" => &a.remote_root,
+                    if kind == "public_db_grants" {
+                        let Some(g) = &a.public_db_grants else {
+                            return missing(&skipped_reason(
+                                facts,
+                                "database grants",
+                                "mysql.db was not read",
+                            ));
+                        };
+                        return Ok(if list {
+                            Value::Str(
+                                g.iter()
+                                    .map(|g| format!("'{}' from '{}'", g.db, g.host))
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
+                            )
+                        } else {
+                            Value::Num(g.len() as f64)
+                        });
+                    }
+                    let passwordless = |x: &Account| a.without_password.contains(x);
+                    let accounts: Vec<Account> = match kind {
+                        "anonymous_accounts" => a.anonymous.clone(),
+                        "passworded_anonymous_accounts" => a
+                            .anonymous
+                            .iter()
+                            .filter(|x| !passwordless(x))
+                            .cloned()
+                            .collect(),
+                        "passwordless_anonymous_accounts" => a
+                            .anonymous
+                            .iter()
+                            .filter(|x| passwordless(x))
+                            .cloned()
+                            .collect(),
+                        "passwordless_accounts" => a.without_password.clone(),
+                        "any_host_accounts" => a.any_host.clone(),
+                        "remote_root_accounts" => {
+                            // The host's own names are local, and host-name
+                            // accounts match nothing under skip_name_resolve.
+                            let hostname = server.variables.get("hostname").map(String::as_str);
+                            let skip_name_resolve = server
+                                .variables
+                                .get("skip_name_resolve")
+                                .and_then(|v| expr::value::text_to_bool(v))
+                                .unwrap_or(false);
+                            a.remote_root
+                                .iter()
+                                .filter(|x| {
+                                    crate::facts::server::reachable_remotely(
+                                        &x.host,
+                                        hostname,
+                                        skip_name_resolve,
+                                    )
+                                })
+                                .cloned()
+                                .collect()
+                        }
                         _ => return missing("not a server fact"),
                     };
                     Ok(if list {
-                        Value::Str(account_list(accounts))
+                        Value::Str(account_list(&accounts))
                     } else {
                         Value::Num(accounts.len() as f64)
                     })

@@ -42,6 +42,14 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("any_host_accounts_list", Type::Str, &[]),
     ("remote_root_accounts", Type::Num, &[]),
     ("remote_root_accounts_list", Type::Str, &[]),
+    ("passworded_anonymous_accounts", Type::Num, &[]),
+    ("passworded_anonymous_accounts_list", Type::Str, &[]),
+    ("passwordless_anonymous_accounts", Type::Num, &[]),
+    ("passwordless_anonymous_accounts_list", Type::Str, &[]),
+    ("public_db_grants", Type::Num, &[]),
+    ("public_db_grants_list", Type::Str, &[]),
+    ("host_cache_connect_errors", Type::Num, &[]),
+    ("host_cache_blocked", Type::Num, &[]),
 ];
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
