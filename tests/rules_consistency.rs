@@ -80,6 +80,7 @@ fn server(
         data_size: None,
         grants: Vec::new(),
         queries: None,
+        error_log: None,
     }
 }
 

@@ -54,6 +54,7 @@ fn mariadb_1011() -> Option<Facts> {
             data_size: None,
             grants: Vec::new(),
             queries: None,
+            error_log: None,
         }),
         ..Facts::default()
     })

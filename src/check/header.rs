@@ -33,6 +33,10 @@ pub struct Header {
     pub queries: Option<u32>,
     /// What could not be collected, and why.
     pub skipped: Vec<Skipped>,
+    /// What was read of the error log, or why nothing was (only filled
+    /// under `-v`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_log: Option<String>,
 }
 
 /// A sizing figure and where it came from (`/proc/meminfo`, `cgroup v2
@@ -105,6 +109,7 @@ impl Header {
             config_files,
             queries: server.queries,
             skipped: facts.skipped.clone(),
+            error_log: None,
         })
     }
 

@@ -242,6 +242,7 @@ pub fn collect(
         data_size,
         grants,
         queries: Some(s.queries()),
+        error_log: None,
     };
     Ok((facts, skipped))
 }

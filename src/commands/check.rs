@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 
 use mytune::catalog::Catalog;
 use mytune::check::drift::{self, DriftInput};
-use mytune::check::skipped;
+use mytune::check::{errorlog, skipped};
 use mytune::check::{CheckReport, Header, Selection};
 use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
@@ -93,6 +93,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             || drift::ALL
                 .iter()
                 .chain(&skipped::ALL)
+                .chain(&errorlog::ALL)
                 .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
     });
     if !unknown.is_empty() {
@@ -164,6 +165,20 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // A part skipped for a missing privilege is a finding, so --fail-on
     // gates cannot pass on what was never read.
     findings.extend(skipped::findings(&facts.skipped));
+    // What the server's own error log says; an option drift already
+    // reports as unknown to the server is not reported twice.
+    let log_ctx = errorlog::Context {
+        reported_options: findings
+            .iter()
+            .filter(|f| f.code == drift::UNKNOWN_TO_SERVER.code)
+            .filter_map(|f| f.variable.as_deref().and_then(errorlog::normalized_option))
+            .collect(),
+        nofile_recommended_by: findings
+            .iter()
+            .find(|f| f.code == "MT801")
+            .map(|f| f.code.clone()),
+    };
+    findings.extend(errorlog::findings(&server, &log_ctx));
     findings.retain(|f| selection.keeps_finding(f));
     let not_applicable = if args.verbose {
         evaluation
@@ -186,8 +201,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         .as_ref()
         .map(|c| c.files.iter().map(|f| f.display().to_string()).collect())
         .unwrap_or_default();
-    let header = Header::from_facts(&facts, source, config_files)
+    let mut header = Header::from_facts(&facts, source, config_files)
         .context("the facts have no server part")?;
+    if args.verbose {
+        header.error_log = Some(errorlog::note(&server));
+    }
     let report = CheckReport::new(header, findings, catalog, not_applicable);
 
     let out = match args.format {

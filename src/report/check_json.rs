@@ -24,6 +24,9 @@ pub struct CheckJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_applicable: Option<&'a [NotApplicable]>,
     pub skipped: &'a [Skipped],
+    /// Only with -v: what was read of the error log, or why nothing was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_log: Option<&'a str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -69,6 +72,7 @@ pub fn render(r: &CheckReport, verbose: bool) -> String {
         suggested_changes: &r.changes,
         not_applicable: verbose.then_some(r.not_applicable.as_slice()),
         skipped: &h.skipped,
+        error_log: h.error_log.as_deref(),
     };
     serde_json::to_string_pretty(&doc).expect("reports always serialize") + "\n"
 }
