@@ -628,7 +628,7 @@ fn option_warning(m: &str) -> Option<OptionWarning> {
             .and_then(option_name);
         return Some(w(name, OptionWarningKind::Prefix, full));
     }
-    if m.contains("deprecated") {
+    if m.to_ascii_lowercase().contains("deprecated") {
         let replacement = m.find("Please use ").and_then(|j| {
             let r = &m[j + 11..];
             let r = r.split(" instead").next()?;
