@@ -12,8 +12,8 @@ use clap::{Args, ValueEnum};
 
 use mytune::catalog::Catalog;
 use mytune::check::drift::{self, DriftInput};
-use mytune::check::{errorlog, skipped};
 use mytune::check::{CheckReport, Header, Selection};
+use mytune::check::{errorlog, skipped};
 use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
 use mytune::facts::{ConfigFacts, Facts};
@@ -175,7 +175,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             .collect(),
         nofile_recommended_by: findings
             .iter()
-            .find(|f| f.code == "MT801")
+            .find(|f| f.code == "MT801" && selection.keeps_finding(f))
             .map(|f| f.code.clone()),
     };
     findings.extend(errorlog::findings(&server, &log_ctx));
