@@ -41,8 +41,14 @@ fn mariadb_crash_kill_and_recovery() {
     assert_eq!(
         kinds(&p),
         vec![
-            ("innodb_log_files_in_group".into(), OptionWarningKind::Removed),
-            ("innodb_thread_concurrency".into(), OptionWarningKind::Removed),
+            (
+                "innodb_log_files_in_group".into(),
+                OptionWarningKind::Removed
+            ),
+            (
+                "innodb_thread_concurrency".into(),
+                OptionWarningKind::Removed
+            ),
             ("max_conections".into(), OptionWarningKind::Unknown),
         ]
     );
@@ -166,7 +172,10 @@ fn mysql_8_formats() {
             ("max_allowed_packet".into(), OptionWarningKind::Adjusted),
             ("expire_logs_days".into(), OptionWarningKind::Deprecated),
             ("innodb_log_file_size".into(), OptionWarningKind::Deprecated),
-            ("group_replication_group_name".into(), OptionWarningKind::Unknown),
+            (
+                "group_replication_group_name".into(),
+                OptionWarningKind::Unknown
+            ),
         ]
     );
     assert_eq!(
@@ -189,7 +198,11 @@ fn the_tail_of_a_large_log_is_bounded() {
     let path = dir.path().join("error.log");
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     let line = "2026-12-01 13:20:53 3 [Warning] Access denied for user 'bob'@'localhost' (using password: YES)\n";
-    writeln!(f, "2026-12-01 13:20:42 0 [Note] Starting MariaDB 10.11.19-MariaDB as process 1").unwrap();
+    writeln!(
+        f,
+        "2026-12-01 13:20:42 0 [Note] Starting MariaDB 10.11.19-MariaDB as process 1"
+    )
+    .unwrap();
     let n = 40 * 1024 * 1024 / line.len();
     for _ in 0..n {
         f.write_all(line.as_bytes()).unwrap();
@@ -323,29 +336,71 @@ fn findings_from_a_parsed_mysql_log() {
             .unwrap_or_else(|| panic!("no {code} {sev}: {f:#?}"))
     };
     let ignored = by("MT017", Severity::Warn);
-    assert!(ignored.message.contains("group_replication_group_name (unknown"), "{}", ignored.message);
+    assert!(
+        ignored
+            .message
+            .contains("group_replication_group_name (unknown"),
+        "{}",
+        ignored.message
+    );
     assert!(ignored.message.contains("remove them from the option file"));
     let adjusted = f
         .iter()
         .find(|x| x.code == "MT017" && x.message.contains("max_allowed_packet"))
         .unwrap();
-    assert!(adjusted.message.contains("107374182400 adjusted to 1073741824"));
+    assert!(
+        adjusted
+            .message
+            .contains("107374182400 adjusted to 1073741824")
+    );
     let soft = by("MT017", Severity::Info);
-    assert!(soft.message.contains("expire_logs_days (deprecated; use binlog_expire_logs_seconds)"), "{}", soft.message);
+    assert!(
+        soft.message
+            .contains("expire_logs_days (deprecated; use binlog_expire_logs_seconds)"),
+        "{}",
+        soft.message
+    );
     let nofile = by("MT018", Severity::Warn);
-    assert!(nofile.message.contains("asked for 65535 open files"), "{}", nofile.message);
-    assert!(nofile.message.contains("max_connections to 9190 (asked 10000)"));
+    assert!(
+        nofile.message.contains("asked for 65535 open files"),
+        "{}",
+        nofile.message
+    );
+    assert!(
+        nofile
+            .message
+            .contains("max_connections to 9190 (asked 10000)")
+    );
     assert!(nofile.message.contains("LimitNOFILE"));
     assert!(nofile.message.contains("at least 65535"));
-    assert!(nofile.recommended.is_none(), "no second LimitNOFILE value next to MT801");
+    assert!(
+        nofile.recommended.is_none(),
+        "no second LimitNOFILE value next to MT801"
+    );
     let denied = by("MT019", Severity::Warn);
-    assert!(denied.message.starts_with("27 failed logins since the server started"), "{}", denied.message);
+    assert!(
+        denied
+            .message
+            .starts_with("27 failed logins since the server started"),
+        "{}",
+        denied.message
+    );
     assert!(denied.message.contains("'app'@'10.0.0.7' ×25"));
     let crash = by("MT020", Severity::Crit);
-    assert!(crash.message.contains("crashed (signal 11) at 2025-10-01 20:38:01 UTC"), "{}", crash.message);
+    assert!(
+        crash
+            .message
+            .contains("crashed (signal 11) at 2025-10-01 20:38:01 UTC"),
+        "{}",
+        crash.message
+    );
     assert!(crash.message.contains("InnoDB crash recovery"));
     for x in &f {
-        assert!(!x.rationale.to_lowercase().contains("seed"), "{}", x.rationale);
+        assert!(
+            !x.rationale.to_lowercase().contains("seed"),
+            "{}",
+            x.rationale
+        );
     }
 
     // Drift already reports the unknown option: not twice; MT801 gives the
@@ -355,7 +410,14 @@ fn findings_from_a_parsed_mysql_log() {
         nofile_recommended_by: Some("MT801".into()),
     };
     let f = errorlog::findings(server, &ctx);
-    assert!(!f.iter().any(|x| x.code == "MT017" && x.message.contains("ignored")));
+    assert!(
+        !f.iter()
+            .any(|x| x.code == "MT017" && x.message.contains("ignored"))
+    );
     let nofile = f.iter().find(|x| x.code == "MT018").unwrap();
-    assert!(nofile.message.contains("to the value MT801 gives"), "{}", nofile.message);
+    assert!(
+        nofile.message.contains("to the value MT801 gives"),
+        "{}",
+        nofile.message
+    );
 }

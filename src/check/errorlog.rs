@@ -141,8 +141,12 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
             .filter(|w| !(skip_reported && ctx.reported_options.contains(&w.option)))
             .map(|w| {
                 let what = match (w.kind, &w.detail) {
-                    (OptionWarningKind::Removed, _) => "removed; a no-op kept for old option files".to_string(),
-                    (OptionWarningKind::Unknown, _) => "unknown; skipped because of loose-".to_string(),
+                    (OptionWarningKind::Removed, _) => {
+                        "removed; a no-op kept for old option files".to_string()
+                    }
+                    (OptionWarningKind::Unknown, _) => {
+                        "unknown; skipped because of loose-".to_string()
+                    }
                     (OptionWarningKind::Adjusted, Some(d)) => d.clone(),
                     (OptionWarningKind::Adjusted, None) => "adjusted".to_string(),
                     (OptionWarningKind::Deprecated, Some(d)) if !d.is_empty() => {
@@ -166,7 +170,10 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
             .collect();
         (names.len() == 1).then(|| names[0].clone())
     };
-    let ignored = pick(&[OptionWarningKind::Removed, OptionWarningKind::Unknown], true);
+    let ignored = pick(
+        &[OptionWarningKind::Removed, OptionWarningKind::Unknown],
+        true,
+    );
     if !ignored.is_empty() {
         out.push(finding(
             &OPTION_IGNORED,
@@ -175,7 +182,10 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
                 "{at_start} the server ignored {}: remove them from the option file",
                 ignored.join(", ")
             ),
-            single(&[OptionWarningKind::Removed, OptionWarningKind::Unknown], true),
+            single(
+                &[OptionWarningKind::Removed, OptionWarningKind::Unknown],
+                true,
+            ),
         ));
     }
     let adjusted = pick(&[OptionWarningKind::Adjusted], false);
@@ -224,10 +234,7 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
                 .iter()
                 .map(|c| format!("{} to {} (asked {})", c.variable, c.value, c.requested))
                 .collect();
-            msg.push_str(&format!(
-                "; it also lowered {}",
-                lowered.join(" and ")
-            ));
+            msg.push_str(&format!("; it also lowered {}", lowered.join(" and ")));
         }
         let target = match (&ctx.nofile_recommended_by, &ev.open_files) {
             (Some(code), _) => format!(" to the value {code} gives"),
@@ -277,7 +284,11 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
         };
         let mut f = finding(
             &ACCESS_DENIED,
-            if burst { Severity::Warn } else { Severity::Info },
+            if burst {
+                Severity::Warn
+            } else {
+                Severity::Info
+            },
             format!(
                 "{} failed logins {since}{when} for {} account(s), most from {}; at most {} within one minute: {advice}",
                 ad.count,
@@ -295,7 +306,11 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
     let mut parts: Vec<String> = Vec::new();
     let mut severity = None;
     if let Some(stop) = &ev.previous_stop {
-        let at = stop.at.as_deref().map(|a| format!(" at {a}")).unwrap_or_default();
+        let at = stop
+            .at
+            .as_deref()
+            .map(|a| format!(" at {a}"))
+            .unwrap_or_default();
         let restarted = stop
             .restarted_at
             .as_deref()
@@ -317,7 +332,9 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
             StopKind::Unclean => {
                 severity = Some(Severity::Warn);
                 let last = if stop.at.is_some() {
-                    format!("the run before the current start logged its last line{at} and no shutdown")
+                    format!(
+                        "the run before the current start logged its last line{at} and no shutdown"
+                    )
                 } else {
                     "the server did not shut down cleanly before its current start".to_string()
                 };
@@ -353,7 +370,12 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
     out
 }
 
-fn finding(check: &Check, severity: Severity, message: String, variable: Option<String>) -> Finding {
+fn finding(
+    check: &Check,
+    severity: Severity,
+    message: String,
+    variable: Option<String>,
+) -> Finding {
     let mut f = check.finding(severity, message, None, variable);
     f.tags = vec!["error-log".to_string()];
     f

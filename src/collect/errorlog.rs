@@ -446,7 +446,10 @@ pub enum Event {
     Crash(String),
     Recovery,
     Option(OptionWarning),
-    OpenFiles { limit: u64, requested: u64 },
+    OpenFiles {
+        limit: u64,
+        requested: u64,
+    },
     ChangedLimits(Vec<ChangedLimit>),
     /// `'user'@'host'`.
     AccessDenied(String),
@@ -595,7 +598,11 @@ fn option_warning(m: &str) -> Option<OptionWarning> {
     };
     // MariaDB: 'innodb-log-files-in-group' was removed. It does nothing now ...
     if m.contains("' was removed") && m.starts_with('\'') {
-        return Some(w(option_name(quoted(m)?)?, OptionWarningKind::Removed, None));
+        return Some(w(
+            option_name(quoted(m)?)?,
+            OptionWarningKind::Removed,
+            None,
+        ));
     }
     // mariadbd: unknown variable 'loose-x=1' / unknown option '--loose-x'
     for key in ["unknown variable '", "unknown option '"] {
@@ -730,13 +737,17 @@ pub fn parse(text: &str) -> Parsed {
         while b > floor {
             let prev = &lines[b - 1];
             let close = match (prev.stamp, start) {
-                (Some(p), Some(s)) => p.civil <= s.civil && s.civil - p.civil <= PRESTART_WINDOW_SECS,
+                (Some(p), Some(s)) => {
+                    p.civil <= s.civil && s.civil - p.civil <= PRESTART_WINDOW_SECS
+                }
                 _ => false,
             };
             let prestart = matches!(
                 events[b - 1],
                 Some(Event::Option(_) | Event::OpenFiles { .. } | Event::ChangedLimits(_))
-            ) || prev.level.is_some_and(|l| l.eq_ignore_ascii_case("warning") || l.eq_ignore_ascii_case("note"));
+            ) || prev.level.is_some_and(|l| {
+                l.eq_ignore_ascii_case("warning") || l.eq_ignore_ascii_case("note")
+            });
             if close && prestart && prev.thread.unwrap_or(0) == 0 {
                 b -= 1;
             } else {
@@ -818,7 +829,10 @@ pub fn parse(text: &str) -> Parsed {
             }
             Some(Event::ChangedLimits(c)) => {
                 for c in c {
-                    parsed.events.changed_limits.retain(|x| x.variable != c.variable);
+                    parsed
+                        .events
+                        .changed_limits
+                        .retain(|x| x.variable != c.variable);
                     parsed.events.changed_limits.push(c.clone());
                 }
             }
@@ -968,7 +982,9 @@ mod tests {
         assert_eq!(l.stamp.unwrap().display(), "2026-12-01 13:21:12");
         assert_eq!(l.thread, None);
         assert_eq!(classify(&l), Some(Event::Crash("signal 11".into())));
-        let l = parse_line("160105  9:10:50 [Warning] option 'open_files_limit': unsigned value 18446744073709551615 adjusted to 4294967295");
+        let l = parse_line(
+            "160105  9:10:50 [Warning] option 'open_files_limit': unsigned value 18446744073709551615 adjusted to 4294967295",
+        );
         assert_eq!(l.stamp.unwrap().display(), "2016-01-05 09:10:50");
         let l = parse_line("2024-02-14T19:24:28Z UTC - mysqld got signal 11 ;");
         assert_eq!(l.stamp.unwrap().display(), "2024-02-14 19:24:28 UTC");
@@ -989,10 +1005,7 @@ mod tests {
             option_name("loose-foo_password=hunter2").as_deref(),
             Some("foo_password")
         );
-        assert_eq!(
-            option_name("--loose-bar").as_deref(),
-            Some("bar")
-        );
+        assert_eq!(option_name("--loose-bar").as_deref(), Some("bar"));
         assert_eq!(
             option_name("innodb-log-files-in-group").as_deref(),
             Some("innodb_log_files_in_group")
@@ -1003,15 +1016,29 @@ mod tests {
     #[test]
     fn changed_limits_of_both_servers() {
         assert_eq!(
-            changed_limits("max_open_files: 20000  max_connections: 16770 (was 100000)  table_cache: 200 (was 2000)"),
+            changed_limits(
+                "max_open_files: 20000  max_connections: 16770 (was 100000)  table_cache: 200 (was 2000)"
+            ),
             vec![
-                ChangedLimit { variable: "max_connections".into(), value: 16770, requested: 100000 },
-                ChangedLimit { variable: "table_open_cache".into(), value: 200, requested: 2000 },
+                ChangedLimit {
+                    variable: "max_connections".into(),
+                    value: 16770,
+                    requested: 100000
+                },
+                ChangedLimit {
+                    variable: "table_open_cache".into(),
+                    value: 200,
+                    requested: 2000
+                },
             ]
         );
         assert_eq!(
             changed_limits("table_open_cache: 400 (requested 40000)"),
-            vec![ChangedLimit { variable: "table_open_cache".into(), value: 400, requested: 40000 }]
+            vec![ChangedLimit {
+                variable: "table_open_cache".into(),
+                value: 400,
+                requested: 40000
+            }]
         );
         assert!(changed_limits("max_open_files: 20000  max_connections: 19810 (was 100000)  table_cache: 10 (was 10)").len() == 1);
     }

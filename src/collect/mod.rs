@@ -58,7 +58,11 @@ pub fn collect(
         errorlog::collect(&server.variables, server.uptime_secs, SystemTime::now())
     } else {
         crate::facts::ErrorLogFacts {
-            setting: server.variables.get("log_error").cloned().unwrap_or_default(),
+            setting: server
+                .variables
+                .get("log_error")
+                .cloned()
+                .unwrap_or_default(),
             ..Default::default()
         }
     });
