@@ -812,13 +812,12 @@ pub fn parse(text: &str) -> Parsed {
     let mut denied: Vec<(Option<Stamp>, String)> = Vec::new();
     for i in cur_from..cur_to {
         match &events[i] {
-            Some(Event::Option(w)) => {
+            Some(Event::Option(w))
                 if !options
                     .iter()
-                    .any(|o| o.option == w.option && o.kind == w.kind)
-                {
-                    options.push(w.clone());
-                }
+                    .any(|o| o.option == w.option && o.kind == w.kind) =>
+            {
+                options.push(w.clone());
             }
             Some(Event::OpenFiles { limit, requested }) => {
                 parsed.events.open_files = Some(OpenFilesCapped {
