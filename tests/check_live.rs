@@ -546,3 +546,80 @@ fn mt710_test_database_grants_to_every_user() {
         "needs server.public_db_grants (database grants not read: needs SELECT on mysql.db)"
     );
 }
+
+/// Point 7 of issue 13: what the server's own error log says. The server
+/// starts with an option MariaDB removed (kept as a no-op with a warning)
+/// and a misspelled one behind `loose-`, and refuses 25 logins in a few
+/// seconds; `check` reads the tail of its log and reports both.
+#[test]
+fn error_log_removed_options_and_failed_logins() {
+    let Some(server) = TestServer::start(
+        "innodb_log_files_in_group = 2\nloose-max_conections = 10\nlog_warnings = 2",
+    ) else {
+        return;
+    };
+    for _ in 0..25 {
+        let out = Command::new("mariadb")
+            .arg("--no-defaults")
+            .arg(format!("--socket={}", server.socket.display()))
+            .args(["-ubob", "-pwrong", "-e", "SELECT 1"])
+            .output()
+            .expect("the mariadb client runs");
+        assert!(!out.status.success());
+    }
+    let v = json_of(&check(&server, &["--format", "json", "-v"]));
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "MT017" && f["severity"] == "warn")
+        .unwrap_or_else(|| panic!("MT017: {v:#}"));
+    let msg = f["message"].as_str().unwrap();
+    assert!(msg.contains("innodb_log_files_in_group (removed"), "{msg}");
+    assert!(msg.contains("max_conections (unknown"), "{msg}");
+    assert!(msg.contains("remove them from the option file"), "{msg}");
+    let f = finding(&v, "MT019").unwrap_or_else(|| panic!("MT019: {v:#}"));
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    let msg = f["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("25 failed logins since the server started"),
+        "{msg}"
+    );
+    assert!(msg.contains("'bob'@'localhost' ×25"), "{msg}");
+    // A fresh server neither crashed nor hit the open-files limit.
+    assert!(finding(&v, "MT020").is_none(), "{v:#}");
+    let note = v["error_log"].as_str().expect("-v states the error log");
+    assert!(note.starts_with("read "), "{note}");
+    assert!(note.contains("error.log"), "{note}");
+    assert!(note.contains("current start"), "{note}");
+
+    // --skip takes the new codes; explain documents them.
+    let quiet = json_of(&check(
+        &server,
+        &["--format", "json", "--skip", "MT017,MT019"],
+    ));
+    assert!(finding(&quiet, "MT017").is_none() && finding(&quiet, "MT019").is_none());
+    assert!(quiet.get("error_log").is_none(), "only with -v");
+    let text = stdout(&check(&server, &["--only", "MT017", "-v"]));
+    assert!(text.contains("  errlog  read "), "{text}");
+}
+
+/// A log that is gone is a `-v` note, never a finding (MT016 included).
+#[test]
+fn absent_error_log_is_only_a_verbose_note() {
+    let Some(server) = TestServer::start("innodb_log_files_in_group = 2") else {
+        return;
+    };
+    std::fs::remove_file(server.dir().join("error.log")).unwrap();
+    let out = check(&server, &["-v", "--skip", "security"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("  errlog  not read: ") && text.contains("error.log is absent"),
+        "{text}"
+    );
+    for code in ["MT016", "MT017", "MT018", "MT019", "MT020"] {
+        assert!(!text.contains(code), "{code}: {text}");
+    }
+    let plain = stdout(&check(&server, &["--skip", "security"]));
+    assert!(!plain.contains("errlog"), "{plain}");
+}

@@ -81,6 +81,7 @@ fn server(
         host_cache: None,
         grants: Vec::new(),
         queries: None,
+        error_log: None,
     }
 }
 

@@ -55,6 +55,7 @@ fn mariadb_1011() -> Option<Facts> {
             host_cache: None,
             grants: Vec::new(),
             queries: None,
+            error_log: None,
         }),
         ..Facts::default()
     })

@@ -37,6 +37,10 @@ pub struct Header {
     pub queries: Option<u32>,
     /// What could not be collected, and why.
     pub skipped: Vec<Skipped>,
+    /// What was read of the error log, or why nothing was (only filled
+    /// under `-v`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_log: Option<String>,
     /// The profile the findings were judged with, and where it came from.
     #[serde(default)]
     pub profile: String,
@@ -315,6 +319,7 @@ impl Header {
                 }
             },
             memory_use: None,
+            error_log: None,
         })
     }
 

@@ -11,7 +11,8 @@
 //! - [`changes`]: the suggested-changes block, each change online (with the
 //!   statement the flavor supports) or at restart;
 //! - [`select`]: `--only` / `--skip` by code, name or family;
-//! - [`skipped`]: parts not read for a missing privilege (MT016).
+//! - [`skipped`]: parts not read for a missing privilege (MT016);
+//! - [`errorlog`]: what the server's error log says (MT017–MT020).
 //!
 //! Nothing here decides what is a problem: tuning findings come from the
 //! rules, drift from comparing facts.
@@ -19,6 +20,7 @@
 pub mod changes;
 pub mod coherent;
 pub mod drift;
+pub mod errorlog;
 pub mod header;
 pub mod select;
 pub mod skipped;

@@ -4,7 +4,8 @@
 //! - [`host`] reads this machine (`/proc`, `/sys`, cgroups, systemd units),
 //!   with [`cgroup`], [`proc`] and [`sysctl`] holding the file parsers;
 //! - [`connect`] resolves connection settings like the `mysql` client;
-//! - [`server`] runs the few read-only queries, [`audit`] classifies accounts.
+//! - [`server`] runs the few read-only queries, [`audit`] classifies accounts;
+//! - [`errorlog`] reads a bounded tail of a local server's error log.
 //!
 //! Host facts are collected only when the server is local (socket or
 //! loopback): for a remote server they would describe the wrong machine.
@@ -13,6 +14,7 @@
 pub mod audit;
 pub mod cgroup;
 pub mod connect;
+pub mod errorlog;
 pub mod flags;
 pub mod host;
 pub mod proc;
@@ -49,7 +51,21 @@ pub fn collect(
 ) -> Result<Facts, ServerError> {
     let collected_at = rfc3339_utc(SystemTime::now());
     let mut session = Session::open(cfg)?;
-    let (server, mut skipped) = server::collect(&mut session, server_opts, progress)?;
+    let (mut server, mut skipped) = server::collect(&mut session, server_opts, progress)?;
+    // The error log is a file on the server's machine: read only when that
+    // is this one.
+    server.error_log = Some(if server.is_local {
+        errorlog::collect(&server.variables, server.uptime_secs, SystemTime::now())
+    } else {
+        crate::facts::ErrorLogFacts {
+            setting: server
+                .variables
+                .get("log_error")
+                .cloned()
+                .unwrap_or_default(),
+            ..Default::default()
+        }
+    });
 
     let host = if host_mode.disabled {
         None

@@ -296,6 +296,7 @@ pub fn collect(
         host_cache,
         grants,
         queries: Some(s.queries()),
+        error_log: None,
     };
     Ok((facts, skipped))
 }

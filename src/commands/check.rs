@@ -12,8 +12,8 @@ use clap::{Args, ValueEnum};
 
 use mytune::catalog::Catalog;
 use mytune::check::drift::{self, DriftInput};
-use mytune::check::skipped;
 use mytune::check::{CheckReport, Header, Selection};
+use mytune::check::{errorlog, skipped};
 use mytune::cnf;
 use mytune::collect::flags::CollectFlags;
 use mytune::facts::{ConfigFacts, Facts};
@@ -100,6 +100,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             || drift::ALL
                 .iter()
                 .chain(&skipped::ALL)
+                .chain(&errorlog::ALL)
                 .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
     });
     if !unknown.is_empty() {
@@ -182,6 +183,20 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // A part skipped for a missing privilege is a finding, so --fail-on
     // gates cannot pass on what was never read.
     findings.extend(skipped::findings(&facts.skipped));
+    // What the server's own error log says; an option drift already
+    // reports as unknown to the server is not reported twice.
+    let log_ctx = errorlog::Context {
+        reported_options: findings
+            .iter()
+            .filter(|f| f.code == drift::UNKNOWN_TO_SERVER.code)
+            .filter_map(|f| f.variable.as_deref().and_then(errorlog::normalized_option))
+            .collect(),
+        nofile_recommended_by: findings
+            .iter()
+            .find(|f| f.code == "MT801" && selection.keeps_finding(f))
+            .map(|f| f.code.clone()),
+    };
+    findings.extend(errorlog::findings(&server, &log_ctx));
     findings.retain(|f| selection.keeps_finding(f));
     let not_applicable = if args.verbose {
         evaluation
@@ -231,6 +246,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .let_number("MT305", "peak", &live_input)
                 .map(|p| p.max(0.0) as u64),
         });
+    }
+    if args.verbose {
+        header.error_log = Some(errorlog::note(&server));
     }
     let report = CheckReport::new(header, findings, catalog, not_applicable);
 
@@ -316,20 +334,6 @@ fn width_from(env: Option<u16>, terminal: impl FnOnce() -> Option<u16>) -> u16 {
         .max(60)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::width_from;
-
-    #[test]
-    fn columns_overrides_the_terminal_and_120_is_the_default() {
-        assert_eq!(width_from(Some(200), || Some(80)), 200);
-        assert_eq!(width_from(None, || Some(80)), 80);
-        assert_eq!(width_from(None, || Some(200)), 200);
-        assert_eq!(width_from(None, || None), 120);
-        assert_eq!(width_from(Some(20), || None), 60);
-    }
-}
-
 /// The profile `check` judges with: a `mytune.toml`'s (given with
 /// `--project`, else the nearest one up from the current directory), with
 /// the profile flags on top. Also says where it came from, for the header.
@@ -356,4 +360,18 @@ fn resolve_profile(args: &CheckArgs) -> anyhow::Result<(Profile, String)> {
         (None, false) => "defaults".to_string(),
     };
     Ok((profile, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width_from;
+
+    #[test]
+    fn columns_overrides_the_terminal_and_120_is_the_default() {
+        assert_eq!(width_from(Some(200), || Some(80)), 200);
+        assert_eq!(width_from(None, || Some(80)), 80);
+        assert_eq!(width_from(None, || Some(200)), 200);
+        assert_eq!(width_from(None, || None), 120);
+        assert_eq!(width_from(Some(20), || None), 60);
+    }
 }

@@ -14,11 +14,13 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
     };
     let Some(rule) = set.get(&args.code) else {
         // The structural lint checks (MT001-MT010) are documented like rules.
-        // So are the drift checks of `check` (MT011-MT013).
+        // So are the checks of `check`: drift (MT011-MT013), the skipped
+        // parts (MT016) and the error log (MT017-MT020).
         let check = mytune::lint::checks::get(&args.code).or_else(|| {
             mytune::check::drift::ALL
                 .iter()
                 .chain(&mytune::check::skipped::ALL)
+                .chain(&mytune::check::errorlog::ALL)
                 .find(|c| c.code.eq_ignore_ascii_case(&args.code) || c.name == args.code)
         });
         if let Some(check) = check {

@@ -31,6 +31,19 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
                         "check --config (built in)",
                     )
                 }))
+                .chain(
+                    mytune::check::skipped::ALL
+                        .iter()
+                        .map(|c| (c.code, c.name, c.severity.to_string(), "check (built in)")),
+                )
+                .chain(mytune::check::errorlog::ALL.iter().map(|c| {
+                    (
+                        c.code,
+                        c.name,
+                        c.severity.to_string(),
+                        "check, local server's error log (built in)",
+                    )
+                }))
                 .collect();
             builtin.sort_by_key(|b| b.0);
             for (code, name, severity, applies) in builtin {

@@ -9,12 +9,14 @@
 //! and rules that need a missing part are *not applicable*.
 
 pub mod config;
+pub mod errorlog;
 pub mod host;
 pub mod server;
 
 use serde::{Deserialize, Serialize};
 
 pub use config::{ConfigFacts, ConfigOption, SourceLocation};
+pub use errorlog::ErrorLogFacts;
 pub use host::HostFacts;
 pub use server::ServerFacts;
 

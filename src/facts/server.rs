@@ -45,6 +45,9 @@ pub struct ServerFacts {
     /// Statements the collection sent (the budget is 20 without an interval).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queries: Option<u32>,
+    /// What the tail of its error log says (local servers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_log: Option<crate::facts::ErrorLogFacts>,
 }
 
 impl ServerFacts {

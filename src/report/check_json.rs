@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::json::Report;
-use crate::check::header::{Counters, Resource};
+use crate::check::header::{Budget, ConnectionUse, Counters, DataSummary, MemoryUse, Resource};
 use crate::check::{CheckReport, SuggestedChange};
 use crate::facts::Skipped;
 use crate::rules::NotApplicable;
@@ -24,6 +24,25 @@ pub struct CheckJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_applicable: Option<&'a [NotApplicable]>,
     pub skipped: &'a [Skipped],
+    /// Only with -v: what was read of the error log, or why nothing was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_log: Option<&'a str>,
+    /// What the findings were judged against: the profile, the memory the
+    /// server may use, its data, connection use and memory use.
+    pub context: Context<'a>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Context<'a> {
+    pub profile: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<&'a Budget>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<&'a DataSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connections: Option<&'a ConnectionUse>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_use: Option<&'a MemoryUse>,
 }
 
 #[derive(Debug, Serialize)]
@@ -69,6 +88,14 @@ pub fn render(r: &CheckReport, verbose: bool) -> String {
         suggested_changes: &r.changes,
         not_applicable: verbose.then_some(r.not_applicable.as_slice()),
         skipped: &h.skipped,
+        error_log: h.error_log.as_deref(),
+        context: Context {
+            profile: &h.profile,
+            budget: h.budget.as_ref(),
+            data: h.data.as_ref(),
+            connections: h.connections.as_ref(),
+            memory_use: h.memory_use.as_ref(),
+        },
     };
     serde_json::to_string_pretty(&doc).expect("reports always serialize") + "\n"
 }

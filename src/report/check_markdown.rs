@@ -43,6 +43,9 @@ pub fn render(r: &CheckReport) -> String {
     for s in &h.skipped {
         let _ = writeln!(out, "| Skipped | {}: {} |", cell(&s.what), cell(&s.reason));
     }
+    if let Some(note) = &h.error_log {
+        let _ = writeln!(out, "| Error log | {} |", cell(note));
+    }
     for (severity, rows) in super::by_severity(&r.findings) {
         let _ = writeln!(
             out,

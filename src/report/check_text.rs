@@ -105,6 +105,9 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
     for s in &h.skipped {
         let _ = writeln!(out, "  skipped {}: {}", escape(&s.what), escape(&s.reason));
     }
+    if let Some(note) = &h.error_log {
+        let _ = writeln!(out, "  errlog  {}", escape(note));
+    }
 }
 
 fn table(rows: &[&Finding], style: Style) -> Table {
