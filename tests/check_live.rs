@@ -54,30 +54,12 @@ fn finding<'a>(report: &'a Value, code: &str) -> Option<&'a Value> {
         .find(|f| f["code"] == code)
 }
 
-/// About 80M of InnoDB data, with fresh statistics: MT101 judges the buffer
-/// pool against the data, and a fresh server has none (MT128 then says the
-/// pool holds it all).
-fn load_innodb_data(server: &TestServer) {
-    server
-        .sql(
-            "CREATE DATABASE app; CREATE TABLE app.t (id INT AUTO_INCREMENT PRIMARY KEY, pad CHAR(255)) ENGINE=InnoDB; \
-             INSERT INTO app.t (pad) VALUES (REPEAT('x', 255));",
-        )
-        .expect("create table");
-    for _ in 0..18 {
-        server
-            .sql("INSERT INTO app.t (pad) SELECT pad FROM app.t")
-            .expect("double the rows");
-    }
-    server.sql("ANALYZE TABLE app.t").expect("analyze");
-}
-
 #[test]
 fn defaults_report_small_buffer_pool_in_every_format() {
     let Some(server) = TestServer::start("") else {
         return;
     };
-    load_innodb_data(&server);
+    server.load_innodb_data(18);
 
     // mariadb-install-db leaves root and anonymous accounts without a
     // password: a crit security finding, so even --fail-on crit exits 1.
@@ -198,7 +180,7 @@ fn defaults_buffer_pool_and_redo_advice() {
     let Some(server) = TestServer::start("") else {
         return;
     };
-    load_innodb_data(&server);
+    server.load_innodb_data(18);
     let chunk: u64 = server
         .sql("SELECT @@innodb_buffer_pool_chunk_size")
         .unwrap()
@@ -277,7 +259,7 @@ fn poor_config_reports_memory_overcommit() {
     ) else {
         return;
     };
-    load_innodb_data(&server);
+    server.load_innodb_data(18);
     let running = server
         .sql("SELECT @@max_connections")
         .unwrap()

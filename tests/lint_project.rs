@@ -206,7 +206,7 @@ fn verbose_says_why_host_rules_do_not_apply() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no mytune.toml"), "{err}");
     assert!(
-        err.contains("MT101 not applicable: needs host.memory"),
+        err.contains("MT101 not applicable: needs host.budget"),
         "{err}"
     );
     // Quiet without -v.

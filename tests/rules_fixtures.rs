@@ -79,7 +79,7 @@ fn mt101_without_host_facts_is_not_applicable() {
     assert!(findings(&ev, "MT101").is_empty());
     assert_eq!(
         not_applicable(&ev, "MT101"),
-        ["needs host.memory (no host facts)"]
+        ["needs host.budget (no host facts)"]
     );
 }
 

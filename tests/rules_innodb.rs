@@ -13,6 +13,8 @@ use mytune::target::Target;
 
 const SEED_ERA_57: &str = "innodb-mysql57-seed-era-8g-2cpu.json";
 const BIG_80: &str = "innodb-mysql80-64g-32cpu.json";
+/// A quarter of that snapshot's 40G buffer pool.
+const BIG_80_QUARTER_POOL: &str = "10G";
 const TUNED: &str = "mariadb1011-tuned-64g-16cpu.json";
 const OVER: &str = "mysql80-overcommitted-8g-4cpu.json";
 
@@ -326,14 +328,14 @@ fn mt111_log_buffer_small_and_mt112_log_waits() {
 #[test]
 fn mt113_redo_log_small_before_mysql_8030() {
     let ev = evaluate(SEED_ERA_57);
-    // An hour of redo (1268357529600 B / 1209600 s x 3600 = 3.5G) beats a
-    // quarter of the 6G pool; rounded up to 128M (3712M) over 2 files.
+    // An hour of redo (1268357529600 B / 1209600 s x 3600 = 3600M) beats a
+    // quarter of the 6G pool; rounded up to 32M (3616M) over 2 files.
     check(
         &ev,
         "MT113",
         "innodb_log_file_size",
         "48M",
-        Some("1856M"),
+        Some("1808M"),
         "the redo log holds 96M (2 x innodb_log_file_size 48M)",
     );
     assert!(
@@ -356,14 +358,14 @@ fn mt113_redo_log_small_before_mysql_8030() {
 #[test]
 fn mt114_redo_log_capacity_small_from_mysql_8030() {
     let ev = evaluate(BIG_80);
-    // The interval sample: 100M in 10s = 35.2G an hour, rounded up to 128M.
+    // The interval sample: 100M in 10s = 35.2G an hour, rounded up to 32M.
     check(
         &ev,
         "MT114",
         "innodb_redo_log_capacity",
         "100M",
-        Some("36096M"),
-        "innodb_redo_log_capacity is 100M; 36096M, the larger of a quarter of a 44.8G buffer pool and an hour of measured redo writes (35.2G)",
+        Some("36000M"),
+        "an hour of redo writes (35.2G at the measured rate) and at most the pool itself",
     );
     let mut facts = snapshot(BIG_80);
     set_var(
@@ -372,7 +374,7 @@ fn mt114_redo_log_capacity_small_from_mysql_8030() {
         &(32u64 << 30).to_string(),
     );
     assert!(!fired(&run(&facts, &Profile::default()), "MT114"));
-    // Without a write rate (linting), a quarter of the buffer pool.
+    // Without a write counter, a quarter of the buffer pool that runs.
     let mut facts = snapshot(BIG_80);
     server(&mut facts).status.remove("innodb_os_log_written");
     let ev = run(&facts, &Profile::default());
@@ -381,8 +383,8 @@ fn mt114_redo_log_capacity_small_from_mysql_8030() {
         "MT114",
         "innodb_redo_log_capacity",
         "100M",
-        Some("11520M"),
-        "an hour of measured redo writes (0 bytes)",
+        Some(BIG_80_QUARTER_POOL),
+        "an hour of redo writes (no redo write counter)",
     );
 }
 
@@ -743,11 +745,11 @@ fn seed000_best_practice_cnf_on_mysql_8018() {
         one(&ev, "MT301", "max_connections").current.as_deref(),
         Some("5000")
     );
-    // Before 8.0.30: 256M x 3 files against a quarter of 70% of 16G
-    // (2867.2M, rounded up to 128M: 2944M), split over the 3 files.
+    // Before 8.0.30: 256M x 3 files against a quarter of the file's pool
+    // (11G scaled: 2816M, rounded up to 32M), split over the 3 files.
     let f = one(&ev, "MT113", "innodb_log_file_size");
     assert_eq!(f.current.as_deref(), Some("256M"));
-    assert_eq!(f.recommended.as_deref(), Some("982M"));
+    assert_eq!(f.recommended.as_deref(), Some("939M"));
     assert!(!fired(&ev, "MT114"));
     for code in ["MT111", "MT116", "MT118", "MT119", "MT121"] {
         assert!(fired(&ev, code), "{code}: {:#?}", ev.not_applicable);
@@ -760,9 +762,9 @@ fn seed000_best_practice_cnf_on_mysql_8035_uses_redo_capacity() {
     let ev = seed000_best_practice("mysql-8.0.35");
     let f = one(&ev, "MT114", "innodb_redo_log_capacity");
     // The default 100M (the option file's innodb_log_file_size is ignored
-    // once the capacity exists): a quarter of 70% of 16G, rounded up.
+    // once the capacity exists): a quarter of the file's pool, rounded up.
     assert_eq!(f.current.as_deref(), Some("100M"));
-    assert_eq!(f.recommended.as_deref(), Some("2944M"));
+    assert_eq!(f.recommended.as_deref(), Some("2816M"));
     assert!(
         !ev.findings
             .iter()
@@ -794,7 +796,7 @@ fn redo_target_is_capped_by_the_buffer_pool() {
         "MT114",
         "innodb_redo_log_capacity",
         "8M",
-        Some("128M"),
-        "the larger of a quarter of a 128M buffer pool",
+        Some("32M"),
+        "the larger of a quarter of the 128M buffer pool",
     );
 }

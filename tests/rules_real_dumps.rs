@@ -127,13 +127,18 @@ fn default_mariadb_on_a_described_host() {
         ..HostFacts::default()
     });
     let profile = Profile::default();
-    let ev = RuleSet::builtin()
-        .unwrap()
-        .evaluate(&EvalInput::new(&facts, &profile));
+    // As check judges it: one plan, each rule on the server as the report's
+    // changes leave it.
+    let catalog =
+        mytune::catalog::Catalog::for_target(&facts.server.as_ref().unwrap().target()).unwrap();
+    let known = |name: &str| catalog.get(name).is_some();
+    let ev =
+        mytune::check::coherent::evaluate(&RuleSet::builtin().unwrap(), &facts, &profile, &known);
     let codes: Vec<&str> = ev.findings.iter().map(|f| f.code.as_str()).collect();
     // The 128M default buffer pool is too small for 8G, the slow log is off
     // (long_query_time 10 s) and so is the Performance Schema; the 96M redo
-    // log is small for the buffer pool MT101 recommends (MT113); the server
+    // log is small for the buffer pool MT101 recommends (MT113, which says
+    // it judges with that pool); the server
     // resolves names on every address (MT208); no TLS, local_infile ON and symlinks (MT707-MT709). Everything else of a default
     // 10.11 is within the rules (query cache OFF, thread cache 151, 4+4 I/O
     // threads on 4 CPUs, back_log 80 under somaxconn, memory and file limits).
@@ -148,13 +153,21 @@ fn default_mariadb_on_a_described_host() {
     assert_eq!(ev.findings[0].current.as_deref(), Some("128M"));
     // innodb_buffer_pool_chunk_size is 0 on 10.11 (auto): rounded to 128M.
     assert_eq!(ev.findings[0].recommended.as_deref(), Some("5632M"));
-    // A quarter of 70% of 8G, rounded up to 128M; one redo file on 10.11.
+    // A quarter of that 5632M pool (1408M, a multiple of 32M); one redo
+    // file on 10.11.
     assert_eq!(
         ev.findings[1].variable.as_deref(),
         Some("innodb_log_file_size")
     );
     assert_eq!(ev.findings[1].current.as_deref(), Some("96M"));
-    assert_eq!(ev.findings[1].recommended.as_deref(), Some("1536M"));
+    assert_eq!(ev.findings[1].recommended.as_deref(), Some("1408M"));
+    assert!(
+        ev.findings[1]
+            .message
+            .starts_with("with this report's innodb_buffer_pool_size = 5632M (MT101): "),
+        "{}",
+        ev.findings[1].message
+    );
     // MT403 reads status on a server up 4 seconds: it does not fire. Only
     // rules for other flavors/versions and rules needing facts this
     // described host lacks (disk type, data size) are not applicable.

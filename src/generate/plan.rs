@@ -101,8 +101,14 @@ impl Plan {
     /// What the file cannot fix, as sentences for a warning: the messages
     /// of the last round's findings from rules that recommend nothing (such
     /// as MT211, an expected peak whose worst-case memory does not fit).
+    /// An info finding (MT128: the pool already holds all the data) is no
+    /// shortfall.
     pub fn shortfalls(&self) -> Vec<String> {
-        self.unresolved.iter().map(|f| f.message.clone()).collect()
+        self.unresolved
+            .iter()
+            .filter(|f| f.severity >= crate::rules::Severity::Warn)
+            .map(|f| f.message.clone())
+            .collect()
     }
 }
 

@@ -216,6 +216,22 @@ impl TestServer {
     }
 
     /// Run SQL as root; returns the client's stdout (tab-separated rows).
+    /// About 80M of InnoDB data in `app.t` (`doublings` = 18; each more
+    /// doubles it), with fresh statistics: rules judge the buffer pool
+    /// against the data, and a fresh server has none.
+    pub fn load_innodb_data(&self, doublings: u32) {
+        self.sql(
+            "CREATE DATABASE app; CREATE TABLE app.t (id INT AUTO_INCREMENT PRIMARY KEY, pad CHAR(255)) ENGINE=InnoDB; \
+             INSERT INTO app.t (pad) VALUES (REPEAT('x', 255));",
+        )
+        .expect("create table");
+        for _ in 0..doublings {
+            self.sql("INSERT INTO app.t (pad) SELECT pad FROM app.t")
+                .expect("double the rows");
+        }
+        self.sql("ANALYZE TABLE app.t").expect("analyze");
+    }
+
     pub fn sql(&self, sql: &str) -> Result<String, String> {
         let out = self
             .client()
