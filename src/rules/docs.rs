@@ -129,7 +129,8 @@ Recommendations are produced only by rules that fire.
   `num(x)`, `bool(x)`, `sysctl("name")`, `sysctl("name", default)` (the default when the kernel's
   settings were read and lack the key, e.g. `net.ipv4.tcp_tw_recycle` since Linux 4.12; still not
   applicable without host facts or sysctl values), `field(x, n)` (the n-th whitespace-separated
-  field, from 1: `field(sysctl("net.ipv4.ip_local_port_range"), 2)`), `engine_tables("MyISAM")` and
+  field, from 1: `field(sysctl("net.ipv4.ip_local_port_range"), 2)`), `size(x)` (a byte count as text,
+  `1.5G`) and `concat(a, …)` (its arguments as one text, for messages that depend on a fact), `engine_tables("MyISAM")` and
   `engine_bytes("InnoDB")` (tables and data + index bytes of one storage engine outside the system
   schemas, any case, `"*"` for all engines; 0 for an engine the server has no tables of; missing
   when the data size was not collected or is partial).
