@@ -306,3 +306,64 @@ fn a_report_only_rule_keeps_the_live_problem_and_names_the_changes_that_end_it()
     let codes: BTreeSet<&str> = findings.iter().map(|f| f.code.as_str()).collect();
     assert!(codes.contains("MT301"), "{codes:?}");
 }
+
+#[test]
+fn a_capped_open_files_limit_asks_for_the_process_limit_not_a_smaller_request() {
+    use mytune::facts::host::{Limit, ProcessLimits};
+    use mytune::facts::{ConfigFacts, ConfigOption, SourceLocation};
+    let rules = rules();
+    let mut facts = defaults_server();
+    let option = |name: &str, value: &str, line: u32| ConfigOption {
+        name: name.into(),
+        value: value.into(),
+        location: SourceLocation {
+            file: "/etc/mysql/my.cnf".into(),
+            line,
+            column: 1,
+        },
+        group: "mysqld".into(),
+        loose: false,
+        shadowed: Vec::new(),
+    };
+    let mut options = BTreeMap::new();
+    options.insert(
+        "open_files_limit".to_string(),
+        option("open_files_limit", "65535", 4),
+    );
+    options.insert(
+        "max_connections".to_string(),
+        option("max_connections", "5000", 3),
+    );
+    facts.config = Some(ConfigFacts {
+        files: vec!["/etc/mysql/my.cnf".into()],
+        groups: vec!["mysqld".into()],
+        options,
+    });
+    // The file asks for 65535; the process limit (20000) capped it.
+    let s = facts.server.as_mut().unwrap();
+    s.variables
+        .insert("open_files_limit".into(), "20000".into());
+    s.variables.insert("max_connections".into(), "5000".into());
+    s.variables.insert("table_open_cache".into(), "2000".into());
+    facts.host.as_mut().unwrap().server_process = Some(ProcessLimits {
+        pid: 1,
+        name: "mysqld".into(),
+        nofile_soft: Some(Limit::Value(20000)),
+        nofile_hard: Some(Limit::Value(20000)),
+        ..ProcessLimits::default()
+    });
+    let findings = report(&rules, &facts, &Profile::default());
+    assert!(
+        find(&findings, "MT206").is_none(),
+        "the file's 65535 is enough: {:#?}",
+        find(&findings, "MT206")
+    );
+    let limit = find(&findings, "MT801").unwrap_or_else(|| {
+        panic!(
+            "the process limit is the problem: {:?}",
+            findings.iter().map(|f| &f.code).collect::<Vec<_>>()
+        )
+    });
+    let value: u64 = limit.recommended.as_deref().unwrap().parse().unwrap();
+    assert!(value >= 65535, "{value}");
+}

@@ -456,3 +456,63 @@ fn drift_names_the_process_limit_when_it_capped_open_files_limit() {
         "{v:#}"
     );
 }
+
+/// Issue 13, point 1: `check` takes the generators' profile flags and a
+/// mytune.toml's profile, and `--memory`/`--cpus` describe a snapshot's host.
+#[test]
+fn check_takes_the_profile_and_describes_a_snapshots_host() {
+    let snap = snapshot(MYSQL80);
+    let v: serde_json::Value = serde_json::from_slice(
+        &mytune(&[
+            "check",
+            "--snapshot",
+            &snap,
+            "--format",
+            "json",
+            "--memory",
+            "4G",
+            "--cpus",
+            "2",
+            "--durability",
+            "relaxed",
+            "--share",
+            "0.5",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(v["host"]["memory"]["value"], 4u64 << 30, "{v:#}");
+    assert_eq!(v["host"]["memory"]["source"], "--memory");
+    assert_eq!(v["host"]["cpus"]["value"], 2);
+    let profile = v["context"]["profile"].as_str().unwrap();
+    assert!(
+        profile.starts_with(
+            "durability relaxed, workload mixed, connections not given, share 0.5 (flags)"
+        ),
+        "{profile}"
+    );
+    assert_eq!(v["context"]["budget"]["bytes"], 2u64 << 30);
+
+    // A mytune.toml's profile, and the flags on top of it.
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("mytune.toml");
+    std::fs::write(&toml, "durability = \"relaxed\"\nconnections = 300\n").unwrap();
+    let o = mytune(&[
+        "check",
+        "--snapshot",
+        &snap,
+        "--format",
+        "json",
+        "--project",
+        toml.to_str().unwrap(),
+        "--workload",
+        "oltp",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let profile = v["context"]["profile"].as_str().unwrap();
+    assert!(
+        profile.starts_with("durability relaxed, workload oltp, connections 300, share 1 ("),
+        "{profile}"
+    );
+    assert!(profile.ends_with("mytune.toml and flags)"), "{profile}");
+}

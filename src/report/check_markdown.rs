@@ -55,17 +55,24 @@ pub fn render(r: &CheckReport) -> String {
         );
         out.push_str("| Code | Family | Variable | Current → recommended | Why |\n");
         out.push_str("|---|---|---|---|---|\n");
-        for f in rows {
-            let mut var = f.variable.as_deref().map(code).unwrap_or_default();
-            if let Some(loc) = &f.location {
-                let _ = write!(var, " ({})", cell(&loc.to_string()));
+        for group in super::fold_same_message(&rows) {
+            let f = group[0];
+            let mut vars = Vec::new();
+            let mut changes = Vec::new();
+            for f in &group {
+                let mut var = f.variable.as_deref().map(code).unwrap_or_default();
+                if let Some(loc) = &f.location {
+                    let _ = write!(var, " ({})", cell(&loc.to_string()));
+                }
+                vars.push(var);
+                changes.push(match (&f.current, &f.recommended) {
+                    (Some(c), Some(rec)) => format!("{} → {}", code(c), code(rec)),
+                    (Some(c), None) => code(c),
+                    (None, Some(rec)) => format!("→ {}", code(rec)),
+                    (None, None) => String::new(),
+                });
             }
-            let change = match (&f.current, &f.recommended) {
-                (Some(c), Some(rec)) => format!("{} → {}", code(c), code(rec)),
-                (Some(c), None) => code(c),
-                (None, Some(rec)) => format!("→ {}", code(rec)),
-                (None, None) => String::new(),
-            };
+            let (var, change) = (vars.join("<br>"), changes.join("<br>"));
             let _ = writeln!(
                 out,
                 "| {} `{}` | {} | {var} | {change} | {} |",

@@ -122,22 +122,29 @@ fn table(rows: &[&Finding], style: Style) -> Table {
     }
     t.set_header(["family", "code", "variable", "current → recommended", "why"]);
     let mut last_family = "";
-    for f in rows {
+    for group in super::fold_same_message(rows) {
+        let f = group[0];
         let family = f.family.as_str();
         let family_cell = if family == last_family { "" } else { family };
         last_family = family;
-        let mut variable = clip(f.variable.as_deref().unwrap_or_default(), VALUE_MAX);
-        if let Some(loc) = &f.location {
-            variable.push('\n');
-            variable.push_str(&clip(&loc.to_string(), VALUE_MAX));
+        let mut variables = Vec::new();
+        let mut changes = Vec::new();
+        for f in &group {
+            let mut variable = clip(f.variable.as_deref().unwrap_or_default(), VALUE_MAX);
+            if let Some(loc) = &f.location {
+                variable.push('\n');
+                variable.push_str(&clip(&loc.to_string(), VALUE_MAX));
+            }
+            variables.push(variable);
+            let value = |v: &str| clip(v, VALUE_MAX);
+            changes.push(match (&f.current, &f.recommended) {
+                (Some(c), Some(r)) => format!("{} → {}", value(c), value(r)),
+                (Some(c), None) => value(c),
+                (None, Some(r)) => format!("→ {}", value(r)),
+                (None, None) => String::new(),
+            });
         }
-        let value = |v: &str| clip(v, VALUE_MAX);
-        let change = match (&f.current, &f.recommended) {
-            (Some(c), Some(r)) => format!("{} → {}", value(c), value(r)),
-            (Some(c), None) => value(c),
-            (None, Some(r)) => format!("→ {}", value(r)),
-            (None, None) => String::new(),
-        };
+        let (variable, change) = (variables.join("\n"), changes.join("\n"));
         let mut code = Cell::new(&f.code);
         if style.color {
             code = code

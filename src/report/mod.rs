@@ -56,6 +56,21 @@ pub fn by_severity(findings: &[Finding]) -> Vec<(Severity, Vec<&Finding>)> {
         .collect()
 }
 
+/// Consecutive findings of one rule with the same message, as one group:
+/// a rule that recommends several variables for one reason (MT815's two
+/// dirty ratios, MT304's four buffers) is one row of a table, not one row
+/// per variable with the message repeated.
+pub fn fold_same_message<'a>(rows: &[&'a Finding]) -> Vec<Vec<&'a Finding>> {
+    let mut out: Vec<Vec<&Finding>> = Vec::new();
+    for f in rows {
+        match out.last_mut() {
+            Some(g) if g[0].code == f.code && g[0].message == f.message => g.push(f),
+            _ => out.push(vec![f]),
+        }
+    }
+    out
+}
+
 /// Does any finding reach `threshold`? (Decides exit code 1.)
 pub fn reaches(findings: &[Finding], threshold: Severity) -> bool {
     findings.iter().any(|f| f.severity >= threshold)
