@@ -221,15 +221,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_default();
     let mut header = Header::from_facts(&facts, source, config_files)
         .context("the facts have no server part")?;
-    header.profile = format!(
-        "durability {}, workload {}, connections {}, share {} ({profile_source})",
-        profile.durability,
-        profile.workload,
-        profile
-            .connections
-            .map_or("not given".to_string(), |c| c.to_string()),
-        profile.share
-    );
+    header.profile = format!("{profile} ({profile_source})");
     if let Some(h) = facts.host.as_ref().filter(|h| h.memory.effective_bytes > 0) {
         header.budget = Some(mytune::check::header::Budget {
             bytes: mytune::rules::evaluate::memory_budget(h, profile.share),

@@ -150,15 +150,7 @@ impl GenArgs {
                 }
             ),
             format!("Host: {}.", generate::host::summary(host)),
-            format!(
-                "Profile: durability {}, workload {}, connections {}, share {}.",
-                profile.durability,
-                profile.workload,
-                profile
-                    .connections
-                    .map_or("not given".to_string(), |c| c.to_string()),
-                profile.share
-            ),
+            format!("Profile: {profile}."),
         ];
         if let Some(s) = &facts.server {
             header.push(format!(

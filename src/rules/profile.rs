@@ -115,6 +115,22 @@ impl Default for Profile {
     }
 }
 
+impl fmt::Display for Profile {
+    /// `durability strict, workload mixed, connections not given, share 1`:
+    /// the generators' headers and check's profile line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "durability {}, workload {}, connections {}, share {}",
+            self.durability,
+            self.workload,
+            self.connections
+                .map_or("not given".to_string(), |c| c.to_string()),
+            self.share
+        )
+    }
+}
+
 impl Profile {
     /// Reject values no rule could make sense of.
     pub fn validate(&self) -> Result<(), String> {
