@@ -370,3 +370,37 @@ fn every_shared_fixture_lints_without_a_panic() {
         }
     }
 }
+
+/// Issue 15: one rule with one reason for several variables (MT304's four
+/// per-connection buffers) prints the message once; the other lines keep
+/// their file:line:col and name their variable.
+#[test]
+fn one_reason_for_several_variables_is_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_cnf(
+        dir.path(),
+        "my.cnf",
+        "[mysqld]\nsort_buffer_size = 16M\njoin_buffer_size = 16M\nread_buffer_size = 16M\n",
+    );
+    let out = stdout(&mytune(&[
+        "lint",
+        "--target",
+        "mysql-8.0",
+        f.to_str().unwrap(),
+    ]));
+    let lines = lines_with(&out, "MT304");
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("are allocated per connection"))
+            .count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        lines[1].ends_with("MT304 [warn] join_buffer_size: as above"),
+        "{out}"
+    );
+    assert!(lines[1].contains("my.cnf:3:1: "), "{out}");
+}

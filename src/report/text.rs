@@ -1,6 +1,8 @@
 //! Plain-text findings, one line each, `file:line:col: CODE [severity] message`
 //! the way compilers and ruff print them, so editors can jump to the line.
 //! Paths and messages are escaped ([`super::safe`]): one finding is one line.
+//! A rule that gives one reason for several variables prints it once; the
+//! following lines keep their locations and name their variables.
 
 use std::fmt::Write;
 
@@ -11,17 +13,26 @@ use crate::rules::Finding;
 /// One line per finding, then a summary line.
 pub fn findings(findings: &[Finding], what: &str) -> String {
     let mut out = String::new();
+    let mut previous: Option<&Finding> = None;
     for f in findings {
         if let Some(loc) = &f.location {
             let _ = write!(out, "{}: ", escape(&loc.to_string()));
         }
+        // One rule, one reason, several variables (MT304's four buffers):
+        // the message once, each further line names its variable.
+        let repeated = previous.is_some_and(|p| p.code == f.code && p.message == f.message);
+        let message = match (&f.variable, repeated) {
+            (Some(var), true) => format!("{var}: as above"),
+            _ => f.message.clone(),
+        };
         let _ = writeln!(
             out,
             "{} [{}] {}",
             escape(&f.code),
             f.severity,
-            escape(&f.message)
+            escape(&message)
         );
+        previous = Some(f);
     }
     let c = Counts::of(findings);
     if c.total() == 0 {
