@@ -34,6 +34,17 @@ impl Flavor {
         }
     }
 
+    /// "MySQL", "MariaDB", "Percona Server": the product's name, one
+    /// wording for versions in every message and report.
+    pub fn product_name(self) -> &'static str {
+        match self {
+            Flavor::Mysql => "MySQL",
+            Flavor::Mariadb => "MariaDB",
+            Flavor::Percona => "Percona Server",
+            Flavor::Pxc => "Percona XtraDB Cluster",
+        }
+    }
+
     /// The product line whose rules and version numbers this flavor follows:
     /// PXC is Percona Server with Galera, so rules written for `percona`
     /// apply to it. Every other flavor is its own base.

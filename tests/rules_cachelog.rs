@@ -482,7 +482,7 @@ fn mt603_binlog_format_row() {
         &fires(&evaluate(SEED), "MT603"),
         "MIXED",
         Some("ROW"),
-        "binlog_format is MIXED on mysql 8.0.32",
+        "binlog_format is MIXED on MySQL 8.0.32",
     );
     check(
         &fires(&evaluate(BUSY), "MT603"),

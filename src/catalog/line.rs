@@ -1196,12 +1196,7 @@ pub fn release_name(t: Target) -> String {
 
 /// "MySQL", "MariaDB", "Percona Server": one wording for versions.
 pub fn flavor_name(flavor: Flavor) -> &'static str {
-    match flavor {
-        Flavor::Mysql => "MySQL",
-        Flavor::Mariadb => "MariaDB",
-        Flavor::Percona => "Percona Server",
-        Flavor::Pxc => "Percona XtraDB Cluster",
-    }
+    flavor.product_name()
 }
 
 /// The option name as written, without `loose-` but with any other prefix,

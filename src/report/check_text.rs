@@ -229,12 +229,7 @@ pub fn summary_line(r: &CheckReport) -> String {
 
 /// The product name people know: `MySQL`, `MariaDB`, `Percona Server`.
 pub fn flavor_name(f: Flavor) -> &'static str {
-    match f {
-        Flavor::Mysql => "MySQL",
-        Flavor::Mariadb => "MariaDB",
-        Flavor::Percona => "Percona Server",
-        Flavor::Pxc => "Percona XtraDB Cluster",
-    }
+    f.product_name()
 }
 
 fn severity_color(s: Severity) -> Color {

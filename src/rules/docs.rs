@@ -103,7 +103,8 @@ Recommendations are produced only by rules that fire.
     `host.server_nofile` / `host.server_nofile_hard` / `host.server_nproc` (soft / hard open-files
     and soft process limits of the running server process; nofile falls back to the systemd unit's
     `LimitNOFILE`; unlimited is 2^64 - 1), and `sysctl("net.core.somaxconn")`;
-  - `server.flavor`, `server.version`, `server.uptime`, `server.interval` (seconds between the two
+  - `server.flavor`, `server.product` (the product's name for messages: `MySQL`, `MariaDB`, `Percona
+    Server`, `Percona XtraDB Cluster`), `server.version`, `server.uptime`, `server.interval` (seconds between the two
     status samples of `--interval`; missing without one), `server.is_local`, `server.innodb_data`
     (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
     time-boxed); `server.grant_tables_skipped` (from the account audit, else the `skip_grant_tables`

@@ -662,6 +662,10 @@ impl Scope for FactScope<'_> {
                     Some(t) => Ok(Value::Str(t.flavor.base().to_string())),
                     None => missing("no server facts and no target given"),
                 },
+                "product" => match self.target {
+                    Some(t) => Ok(Value::Str(t.flavor.product_name().to_string())),
+                    None => missing("no server facts and no target given"),
+                },
                 "version" => match self.target {
                     Some(t) => Ok(Value::Version(t.version)),
                     None => missing("no server facts and no target given"),

@@ -28,6 +28,7 @@ pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
 ];
 pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
+    ("product", Type::Str, &[]),
     ("version", Type::Version, &[]),
     ("uptime", Type::Num, &[]),
     ("interval", Type::Num, &[]),
