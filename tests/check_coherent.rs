@@ -367,3 +367,53 @@ fn a_capped_open_files_limit_asks_for_the_process_limit_not_a_smaller_request() 
     let value: u64 = limit.recommended.as_deref().unwrap().parse().unwrap();
     assert!(value >= 65535, "{value}");
 }
+
+#[test]
+fn network_sysctls_follow_the_max_connections_the_report_sets() {
+    // The single-node tuning article's 5000 connections on a 24G host: alone,
+    // MT805 and MT807 size the kernel for 5000 connections; in the report
+    // MT301 cuts max_connections to what fits, and they judge that instead.
+    let rules = rules();
+    let mut facts = snapshots::snapshot("conmem-seed000-mysql80-24g-8cpu.json");
+    let host = facts.host.as_mut().unwrap();
+    for (k, v) in [
+        ("net.core.netdev_max_backlog", "1000"),
+        ("net.ipv4.tcp_fin_timeout", "60"),
+        ("net.core.somaxconn", "4096"),
+        ("net.ipv4.tcp_max_syn_backlog", "4096"),
+        ("net.ipv4.tcp_tw_reuse", "2"),
+        ("net.ipv4.ip_local_port_range", "10240 65535"),
+    ] {
+        host.sysctl.insert(k.into(), v.into());
+    }
+    let alone = rules.evaluate(&mytune::rules::EvalInput::new(&facts, &Profile::default()));
+    for code in ["MT805", "MT807"] {
+        let f = alone
+            .findings
+            .iter()
+            .find(|f| f.code == code)
+            .unwrap_or_else(|| panic!("{code} alone: {:#?}", alone.findings));
+        assert!(f.message.contains("5000"), "{}", f.message);
+    }
+    let findings = report(&rules, &facts, &Profile::default());
+    let planned: u64 = find(&findings, "MT301")
+        .and_then(|f| f.recommended.as_deref())
+        .expect("MT301 cuts max_connections")
+        .parse()
+        .unwrap();
+    assert!(planned < 1000, "{planned}");
+    for code in ["MT805", "MT807"] {
+        assert!(
+            find(&findings, code).is_none(),
+            "{code} still sized for 5000 connections: {:#?}",
+            find(&findings, code)
+        );
+    }
+    // With 5000 connections announced, the network settings are for them.
+    let announced = Profile {
+        connections: Some(5000),
+        ..Profile::default()
+    };
+    let findings = report(&rules, &facts, &announced);
+    assert!(find(&findings, "MT805").is_some_and(|f| f.message.contains("5000")));
+}

@@ -116,7 +116,7 @@ fn unknown_namespace_points_into_the_expression() {
     // line 6: `when = "host.cpus > 1 && foo.bar"`; `foo` is at column 26.
     assert_eq!(
         error(&[("ns.toml", &text)]),
-        "DIR/ns.toml:6:26: unknown namespace 'foo.' (known: var., status., rate., host., server., cnf., profile., let., rec.)"
+        "DIR/ns.toml:6:26: unknown namespace 'foo.' (known: var., status., rate., host., server., cnf., profile., let., rec., model.)"
     );
 }
 
@@ -339,4 +339,40 @@ fn an_article_source_names_a_registered_article() {
         r.sources[0].to_string(),
         "MySQL Challenge: 100k Connections (Vadim Tkachenko, Percona Database Performance Blog, 2019), step 2, <https://www.percona.com/blog/mysql-challenge-100k-connections/>"
     );
+}
+
+#[test]
+fn a_rule_uses_the_shared_model_expanded_and_explain_lists_it() {
+    // A user rule may use the built-in memory model; its expressions see the
+    // entry's facts, so it reads the variables the model reads.
+    let text = rule("MT901", "x-y", "compat", "model.worst > host.budget", "");
+    let (_dir, set) = load(&[("m.toml", &text)]);
+    let set = set.unwrap();
+    let r = set.get("MT901").unwrap();
+    let names: Vec<&str> = r.models.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        names.contains(&"worst") && names.contains(&"session"),
+        "{names:?}"
+    );
+    assert!(r.reads("max_connections") && r.reads("sort_buffer_size"));
+    let explain = mytune::rules::docs::explain(r);
+    assert!(explain.contains("  model worst = "), "{explain}");
+    assert!(set.model().iter().any(|m| m.name == "expected"));
+}
+
+#[test]
+fn a_model_entry_uses_only_the_entries_before_it_and_is_defined_once() {
+    let forward = "[model]\nfirst = \"model.second + 1\"\nsecond = \"2\"\n";
+    let e = error(&[("f.toml", forward)]);
+    assert!(e.starts_with("DIR/f.toml:2:"), "{e}");
+    assert!(e.contains("unknown name 'model.second'"), "{e}");
+    let twice = "[model]\nworst = \"1\"\n";
+    let e = error(&[("t.toml", twice)]);
+    assert!(
+        e.contains("model.worst is defined twice (first at rules/memory.toml:"),
+        "{e}"
+    );
+    // A let may use the model; the model may not use a rule's let.
+    let e = error(&[("l.toml", "[model]\nx = \"let.y\"\n")]);
+    assert!(e.contains("'let.y': only a rule's when"), "{e}");
 }

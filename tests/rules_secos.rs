@@ -234,6 +234,33 @@ fn mt703_the_hosts_own_name_is_local_and_host_names_need_name_resolution() {
 }
 
 #[test]
+fn mt703_the_hosts_own_addresses_are_local_for_a_server_on_this_host() {
+    let mut facts = snapshot(SKIP_GRANT);
+    let root = |h: &str| Account {
+        user: "root".into(),
+        host: h.into(),
+    };
+    let s = facts.server.as_mut().unwrap();
+    s.accounts.as_mut().unwrap().remote_root = vec![root("192.0.2.2"), root("fd00::2")];
+    // Without the host's addresses the accounts look remote.
+    assert!(
+        only(&eval_with(&facts, &Profile::default()), "MT703")
+            .message
+            .contains("'root'@'192.0.2.2'")
+    );
+    facts.host.get_or_insert_with(Default::default).addresses =
+        vec!["192.0.2.2".into(), "fd00::2".into()];
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT703");
+    // The same addresses are someone else's when the server is remote.
+    facts.server.as_mut().unwrap().is_local = false;
+    assert!(
+        only(&eval_with(&facts, &Profile::default()), "MT703")
+            .message
+            .contains("'root'@'192.0.2.2'")
+    );
+}
+
+#[test]
 fn mt710_test_databases_granted_to_every_user() {
     use mytune::facts::server::DbGrant;
     let mut facts = snapshot(FRESH);

@@ -96,11 +96,15 @@ pub struct ConnectionUse {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MemoryUse {
-    /// Global buffers + max_connections x per-connection buffers.
+    /// The memory model's expected case: the connections of the peak
+    /// (seen, announced, or max_connections), the thread pool's running
+    /// statements with their buffers.
+    pub expected_bytes: u64,
+    /// The connections the expected case counts.
+    pub expected_connections: u64,
+    /// Every allowed connection (or pool thread) running a statement with
+    /// all its buffers and an in-memory temporary table.
     pub worst_case_bytes: u64,
-    /// The same with Max_used_connections connections.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at_peak_bytes: Option<u64>,
 }
 
 impl Header {
@@ -194,17 +198,13 @@ impl Header {
             out.push(("conns", text));
         }
         if let Some(m) = &self.memory_use {
-            let mut text = format!(
-                "worst case {} (every allowed connection with all its buffers)",
+            let text = format!(
+                "expected {} at {} connection{}, worst case {} (every allowed connection running a statement with all its buffers)",
+                units::human_size(m.expected_bytes),
+                m.expected_connections,
+                if m.expected_connections == 1 { "" } else { "s" },
                 units::human_size(m.worst_case_bytes)
             );
-            if let Some(p) = m.at_peak_bytes {
-                let _ = write!(
-                    text,
-                    ", {} at the peak of connections seen",
-                    units::human_size(p)
-                );
-            }
             out.push(("mem use", text));
         }
         if !self.profile.is_empty() {

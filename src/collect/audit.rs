@@ -226,8 +226,8 @@ mod tests {
     fn host_names_are_ignored_under_skip_name_resolve() {
         for h in ["app1", "%.example.com", "db-1.internal"] {
             assert!(is_name_host(h), "{h}");
-            assert!(reachable_remotely(h, None, false), "{h}");
-            assert!(!reachable_remotely(h, None, true), "{h}");
+            assert!(reachable_remotely(h, None, &[], false), "{h}");
+            assert!(!reachable_remotely(h, None, &[], true), "{h}");
         }
         for h in [
             "%",
@@ -237,9 +237,18 @@ mod tests {
             "2001:db8::%",
         ] {
             assert!(!is_name_host(h), "{h}");
-            assert!(reachable_remotely(h, None, true), "{h}");
+            assert!(reachable_remotely(h, None, &[], true), "{h}");
         }
-        assert!(!reachable_remotely("vm", Some("vm"), false));
+        assert!(!reachable_remotely("vm", Some("vm"), &[], false));
+    }
+
+    #[test]
+    fn the_hosts_own_addresses_are_local() {
+        let own = ["192.0.2.2".to_string(), "fd00::2".to_string()];
+        assert!(!reachable_remotely("192.0.2.2", None, &own, false));
+        assert!(!reachable_remotely("fd00:0::2", None, &own, false));
+        assert!(reachable_remotely("192.0.2.3", None, &own, false));
+        assert!(reachable_remotely("192.0.2.%", None, &own, false));
     }
 
     #[test]

@@ -179,6 +179,7 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
         systemd_limit_nofile: systemd_limit_nofile(&paths.systemd_dirs),
         datadir_disk,
         other_processes,
+        addresses: super::addresses::read_local_addresses(&paths.proc),
     }
 }
 
@@ -196,6 +197,7 @@ pub fn describe(desc: &HostDescription, collected: Option<HostFacts>) -> HostFac
         };
         // The processes measured here are not the described host's.
         host.other_processes = None;
+        host.addresses.clear();
     }
     if let Some(c) = desc.cpus {
         host.cpu = Cpu {

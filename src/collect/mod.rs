@@ -11,6 +11,7 @@
 //! loopback): for a remote server they would describe the wrong machine.
 //! A host described with `--memory/--cpus/--disk` is used instead when given.
 
+pub mod addresses;
 pub mod audit;
 pub mod cgroup;
 pub mod connect;

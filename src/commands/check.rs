@@ -231,12 +231,18 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let live_input = mytune::rules::EvalInput::new(&facts, &profile);
-    if let Some(worst) = rules.let_number("MT302", "total", &live_input) {
+    let model = |name| {
+        rules
+            .model_number(name, &live_input)
+            .map(|v| v.max(0.0) as u64)
+    };
+    if let (Some(expected), Some(peak), Some(worst)) =
+        (model("expected"), model("peak"), model("worst"))
+    {
         header.memory_use = Some(mytune::check::header::MemoryUse {
-            worst_case_bytes: worst.max(0.0) as u64,
-            at_peak_bytes: rules
-                .let_number("MT305", "peak", &live_input)
-                .map(|p| p.max(0.0) as u64),
+            expected_bytes: expected,
+            expected_connections: peak,
+            worst_case_bytes: worst,
         });
     }
     if args.verbose {

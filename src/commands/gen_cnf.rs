@@ -92,7 +92,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     };
     let mut header = resolved.header.clone();
     header.extend(DROP_IN_HEADER.iter().map(|l| l.to_string()));
-    for w in resolved.plan.shortfalls() {
+    for w in resolved.plan.shortfalls_of_os(false) {
         mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }

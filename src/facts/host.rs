@@ -56,6 +56,10 @@ pub struct HostFacts {
     /// memory was measured here, never for a described one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_processes: Option<OtherProcesses>,
+    /// The host's own IP addresses (not loopback, not link-local): an
+    /// account for one of them is local to a server on this host.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<String>,
 }
 
 /// What the host's other processes hold, from `/proc/PID/status` `VmRSS`.

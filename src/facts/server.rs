@@ -152,10 +152,19 @@ pub fn is_name_host(host: &str) -> bool {
 }
 
 /// Can a client from another machine log in with an account of this host
-/// part? Not when it is local ([`is_local_host`]), nor when it is a host name
-/// the server ignores under `skip_name_resolve`.
-pub fn reachable_remotely(host: &str, hostname: Option<&str>, skip_name_resolve: bool) -> bool {
-    let local = is_local_host(host, hostname);
+/// part? Not when it is local ([`is_local_host`]) or one of the host's own
+/// addresses (`addresses`, known when the server runs on this host), nor
+/// when it is a host name the server ignores under `skip_name_resolve`.
+pub fn reachable_remotely(
+    host: &str,
+    hostname: Option<&str>,
+    addresses: &[String],
+    skip_name_resolve: bool,
+) -> bool {
+    let own_address = host
+        .parse::<std::net::IpAddr>()
+        .is_ok_and(|h| addresses.iter().any(|a| a.parse() == Ok(h)));
+    let local = is_local_host(host, hostname) || own_address;
     let ignored = skip_name_resolve && is_name_host(host);
     !(local || ignored)
 }

@@ -104,9 +104,19 @@ impl Plan {
     /// An info finding (MT128: the pool already holds all the data) is no
     /// shortfall.
     pub fn shortfalls(&self) -> Vec<String> {
+        self.shortfalls_where(|_| true)
+    }
+
+    /// The shortfalls of rules of the OS family (`os`: gen-sysctl and
+    /// gen-limits print them) or of the others (`!os`: gen-cnf).
+    pub fn shortfalls_of_os(&self, os: bool) -> Vec<String> {
+        self.shortfalls_where(|f| (f.family == crate::rules::Family::Os) == os)
+    }
+
+    fn shortfalls_where(&self, keep: impl Fn(&crate::rules::Finding) -> bool) -> Vec<String> {
         self.unresolved
             .iter()
-            .filter(|f| f.severity >= crate::rules::Severity::Warn)
+            .filter(|f| f.severity >= crate::rules::Severity::Warn && keep(f))
             .map(|f| f.message.clone())
             .collect()
     }

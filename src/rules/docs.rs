@@ -54,7 +54,7 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `confidence` | no | `high` (default), `medium`, `low` for weak heuristics |
 | `tags` | no | kebab-case words: performance, memory, durability, security, os, compat… |
 | `applies` | no | `{ mysql = "< 8.0", mariadb = "*", percona = ">= 5.7, < 8.0" }`; a flavor left out is excluded; no table = all |
-| `let` | no | table of named sub-expressions, used as `let.NAME` (a let may not use another let) |
+| `let` | no | table of named sub-expressions, used as `let.NAME` (a let may use the `[model]`, not another let) |
 | `when` | yes | the condition; the rule fires when it is true |
 | `variable` | no | the variable (or namespaced host setting) a finding is about when the rule recommends nothing |
 | `format` | no | how that variable's current value is shown (`number`, `size`, `bool`, `string`); without it, as read |
@@ -62,6 +62,15 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
 | `rationale` | yes | why; says so where a cited article's advice is unsafe or outdated |
 | `[[rule.sources]]` | yes | `article` (a key of the [source articles](#source-articles)) and `section`, or `title`, `section`, `url` of a manual page |
+
+A file may also hold a `[model]` table: `NAME = "expression"` entries that every rule can use as
+`model.NAME`, so a model several rules judge by is written once. The built-in memory model is one
+(`rules/memory.toml`: the global buffers, what every connection and every running statement holds,
+the expected case at the peak of connections, the worst case, the max_connections that fits, the
+buffer pool target). An entry may use the entries written before it (and the facts, never a rule's
+`let`); a name is defined once in the whole catalog; user rules may use the built-in entries. The
+loader expands the entries into the rules' own expressions, and `mytune explain CODE` lists the
+entries a rule uses.
 
 A recommended `variable` is a server variable (my.cnf) unless it carries a namespace: host settings
 are written `sysctl:KEY` (a kernel setting by its dotted key, `sysctl:net.core.somaxconn`; dots and
@@ -178,6 +187,9 @@ pub fn markdown(set: &RuleSet) -> String {
         }
         s.push('\n');
         let _ = writeln!(s, "{}\n", r.rationale);
+        for (name, text) in &r.models {
+            let _ = writeln!(s, "- model `{name}` = `{text}`");
+        }
         for (name, c) in &r.lets {
             let _ = writeln!(s, "- let `{name}` = `{}`", c.text);
         }
@@ -235,6 +247,9 @@ pub fn explain(r: &Rule) -> String {
     }
     let _ = writeln!(s, "  applies:    {}", r.applies);
     let _ = writeln!(s, "  defined at: {}", r.origin);
+    for (name, text) in &r.models {
+        let _ = writeln!(s, "  model {name} = {text}");
+    }
     for (name, c) in &r.lets {
         let _ = writeln!(s, "  let {name} = {}", c.text);
     }

@@ -114,9 +114,19 @@ impl RuleSet {
     pub fn let_number(&self, code: &str, name: &str, input: &EvalInput) -> Option<f64> {
         let rule = self.get(code)?;
         let target = input.effective_target();
-        let mut scope = FactScope::new(input, target, rule);
+        let mut scope = FactScope::new(input, target, Some(rule));
         let (_, compiled) = rule.lets.iter().find(|(n, _)| n == name)?;
         expr::eval(&compiled.expr, &mut scope).ok()?.as_num().ok()
+    }
+
+    /// A number of the shared model (`model.NAME`) on these facts: the
+    /// report's header shows the memory model's figures this way, so they
+    /// are the rules' own.
+    pub fn model_number(&self, name: &str, input: &EvalInput) -> Option<f64> {
+        let entry = self.model().iter().find(|m| m.name == name)?;
+        let target = input.effective_target();
+        let mut scope = FactScope::new(input, target, None);
+        expr::eval(&entry.expr, &mut scope).ok()?.as_num().ok()
     }
 }
 
@@ -150,7 +160,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
             Some(_) => {}
         }
     }
-    let mut scope = FactScope::new(input, target, rule);
+    let mut scope = FactScope::new(input, target, Some(rule));
     match expr::eval(&rule.when.expr, &mut scope).and_then(|v| v.as_bool()) {
         Ok(true) => {}
         Ok(false) => return,
@@ -343,13 +353,18 @@ fn duration(secs: u64) -> String {
 struct FactScope<'a> {
     input: &'a EvalInput<'a>,
     target: Option<Target>,
-    rule: &'a Rule,
+    /// The rule whose `let.` names resolve (none for a model entry).
+    rule: Option<&'a Rule>,
     lets: BTreeMap<String, Result<Value, EvalError>>,
     recs: BTreeMap<String, Value>,
 }
 
 impl<'a> FactScope<'a> {
-    fn new(input: &'a EvalInput<'a>, target: Option<Target>, rule: &'a Rule) -> FactScope<'a> {
+    fn new(
+        input: &'a EvalInput<'a>,
+        target: Option<Target>,
+        rule: Option<&'a Rule>,
+    ) -> FactScope<'a> {
         FactScope {
             input,
             target,
@@ -767,6 +782,12 @@ impl Scope for FactScope<'_> {
                             // The host's own names are local, and host-name
                             // accounts match nothing under skip_name_resolve.
                             let hostname = server.variables.get("hostname").map(String::as_str);
+                            // The host's own addresses, when the server is
+                            // on the host whose facts these are.
+                            let addresses: &[String] = match &self.input.facts.host {
+                                Some(h) if server.is_local => &h.addresses,
+                                _ => &[],
+                            };
                             let skip_name_resolve = server
                                 .variables
                                 .get("skip_name_resolve")
@@ -778,6 +799,7 @@ impl Scope for FactScope<'_> {
                                     crate::facts::server::reachable_remotely(
                                         &x.host,
                                         hostname,
+                                        addresses,
                                         skip_name_resolve,
                                     )
                                 })
@@ -810,14 +832,18 @@ impl Scope for FactScope<'_> {
                 if let Some(v) = self.lets.get(name) {
                     return v.clone();
                 }
-                let rule = self.rule;
-                let Some((_, c)) = rule.lets.iter().find(|(n, _)| n == name) else {
+                let Some((_, c)) = self
+                    .rule
+                    .and_then(|rule| rule.lets.iter().find(|(n, _)| n == name))
+                else {
                     return missing("no such let");
                 };
                 let v = expr::eval(&c.expr, self);
                 self.lets.insert(name.to_string(), v.clone());
                 v
             }
+            // The loader expands model entries into the rules that use them.
+            Namespace::Model => missing("a model entry the catalog did not expand"),
             Namespace::Rec => match self.recs.get(name) {
                 Some(v) => Ok(v.clone()),
                 None => missing("not recommended for this profile or target"),

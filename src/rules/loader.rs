@@ -47,6 +47,68 @@ impl fmt::Display for RuleError {
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     rules: Vec<Rule>,
+    model: Vec<ModelEntry>,
+}
+
+/// One entry of the catalog's shared `[model]` table: a named expression
+/// that any rule may use as `model.NAME`, so a model several rules judge
+/// by (the memory model) is written once. An entry may use the entries
+/// written before it; rules get every entry expanded into their own
+/// expressions when the catalog loads.
+#[derive(Debug, Clone)]
+pub struct ModelEntry {
+    pub name: String,
+    /// The expression as written.
+    pub text: String,
+    /// With the model entries it uses expanded.
+    pub expr: expr::Expr,
+    pub ty: Type,
+    /// The entries it uses, directly or through others (in definition order).
+    pub uses: Vec<String>,
+    pub location: SourceLocation,
+}
+
+/// The model entries loaded so far.
+#[derive(Debug, Default)]
+struct Model {
+    entries: Vec<ModelEntry>,
+    types: BTreeMap<String, Type>,
+}
+
+impl Model {
+    fn get(&self, name: &str) -> Option<&ModelEntry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// `e` with every `model.NAME` replaced by the entry's expansion.
+    fn expand(&self, e: &expr::Expr) -> expr::Expr {
+        e.substitute(&|f| {
+            (f.ns == Namespace::Model)
+                .then(|| self.get(&f.name).map(|m| m.expr.clone()))
+                .flatten()
+        })
+    }
+
+    /// The entries `e` uses, directly or through other entries, in
+    /// definition order.
+    fn used_by<'a>(&self, exprs: impl Iterator<Item = &'a expr::Expr>) -> Vec<String> {
+        let mut names = BTreeSet::new();
+        for e in exprs {
+            e.for_each_fact(&mut |f| {
+                if f.ns == Namespace::Model
+                    && let Some(m) = self.get(&f.name)
+                {
+                    names.insert(m.name.clone());
+                    names.extend(m.uses.iter().cloned());
+                }
+            });
+        }
+        self.entries
+            .iter()
+            .filter(|m| names.contains(&m.name))
+            .map(|m| m.name.clone())
+            .collect()
+    }
 }
 
 impl RuleSet {
@@ -74,8 +136,14 @@ impl RuleSet {
         builtin: &[(PathBuf, String)],
         user: &[(PathBuf, String)],
     ) -> Result<RuleSet, RuleError> {
-        let base = load_source(builtin, true)?;
-        let extra = load_source(user, false)?;
+        let builtin = parse_files(builtin)?;
+        let user = parse_files(user)?;
+        let mut model = Model::default();
+        for (idx, raw) in builtin.iter().chain(user.iter()) {
+            load_model(idx, raw, &mut model)?;
+        }
+        let base = load_source(&builtin, true, &model)?;
+        let extra = load_source(&user, false, &model)?;
         let mut by_code: BTreeMap<String, Rule> =
             base.into_iter().map(|r| (r.code.clone(), r)).collect();
         for r in extra {
@@ -84,11 +152,19 @@ impl RuleSet {
         let rules: Vec<Rule> = by_code.into_values().collect();
         check_names(&rules)?;
         check_conflicts(&rules)?;
-        Ok(RuleSet { rules })
+        Ok(RuleSet {
+            rules,
+            model: model.entries,
+        })
     }
 
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// The shared model entries, in definition order.
+    pub fn model(&self) -> &[ModelEntry] {
+        &self.model
     }
 
     /// A rule by code (`MT101`, any case) or name.
@@ -216,6 +292,9 @@ impl LineIndex<'_> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
+    /// The shared model (`[model]`): `NAME = "expression"`.
+    #[serde(default)]
+    model: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
     rule: Vec<Spanned<RawRule>>,
 }
@@ -268,16 +347,74 @@ struct RawSource {
     url: Option<String>,
 }
 
+/// Parse every file of one source.
+fn parse_files(files: &[(PathBuf, String)]) -> Result<Vec<(LineIndex<'_>, RawFile)>, RuleError> {
+    files
+        .iter()
+        .map(|(path, text)| {
+            let idx = LineIndex { file: path, text };
+            let raw: RawFile = toml::from_str(text).map_err(|e| {
+                let offset = e.span().map(|s| s.start).unwrap_or(0);
+                idx.err(offset, format!("invalid TOML: {}", e.message().trim()))
+            })?;
+            Ok((idx, raw))
+        })
+        .collect()
+}
+
+/// Add a file's `[model]` entries, in the order they are written: each may
+/// use the entries before it (so there are no cycles), and a name is
+/// defined once in the whole catalog.
+fn load_model(idx: &LineIndex, raw: &RawFile, model: &mut Model) -> Result<(), RuleError> {
+    let mut entries: Vec<(&String, &Spanned<String>)> = raw.model.iter().collect();
+    entries.sort_by_key(|(_, text)| text.span().start);
+    for (name, text) in entries {
+        let location = idx.at(text.span().start);
+        if canonical_variable(name).as_deref() != Some(name.as_str()) {
+            return Err(idx.err(
+                text.span().start,
+                format!("'{name}' is not a model name (lowercase letters, digits, '_')"),
+            ));
+        }
+        if let Some(first) = model.get(name) {
+            return Err(idx.err(
+                text.span().start,
+                format!(
+                    "model.{name} is defined twice (first at {})",
+                    first.location
+                ),
+            ));
+        }
+        let env = CheckEnv {
+            models: Some(&model.types),
+            ..CheckEnv::default()
+        };
+        let (c, ty) = compile(idx, text, &env)?;
+        let uses = model.used_by(std::iter::once(&c.expr));
+        let entry = ModelEntry {
+            name: name.clone(),
+            text: c.text,
+            expr: model.expand(&c.expr),
+            ty,
+            uses,
+            location,
+        };
+        model.types.insert(name.clone(), ty);
+        model.entries.push(entry);
+    }
+    Ok(())
+}
+
 /// Load every file of one source; codes must be unique within it.
-fn load_source(files: &[(PathBuf, String)], builtin: bool) -> Result<Vec<Rule>, RuleError> {
+fn load_source(
+    files: &[(LineIndex, RawFile)],
+    builtin: bool,
+    model: &Model,
+) -> Result<Vec<Rule>, RuleError> {
     let mut seen: HashMap<String, SourceLocation> = HashMap::new();
     let mut out = Vec::new();
-    for (path, text) in files {
-        let idx = LineIndex { file: path, text };
-        let raw: RawFile = toml::from_str(text).map_err(|e| {
-            let offset = e.span().map(|s| s.start).unwrap_or(0);
-            idx.err(offset, format!("invalid TOML: {}", e.message().trim()))
-        })?;
+    for (idx, raw) in files {
+        let path = idx.file;
         let file_family = if builtin {
             path.file_stem()
                 .and_then(|s| s.to_str())
@@ -285,9 +422,9 @@ fn load_source(files: &[(PathBuf, String)], builtin: bool) -> Result<Vec<Rule>, 
         } else {
             None
         };
-        for spanned in raw.rule {
+        for spanned in &raw.rule {
             let start = spanned.span().start;
-            let raw = spanned.into_inner();
+            let raw = spanned.get_ref();
             let code_loc = idx.at(raw.code.span().start);
             if let Some(first) = seen.get(raw.code.get_ref()) {
                 return Err(RuleError {
@@ -299,7 +436,7 @@ fn load_source(files: &[(PathBuf, String)], builtin: bool) -> Result<Vec<Rule>, 
                 });
             }
             seen.insert(raw.code.get_ref().clone(), code_loc);
-            out.push(build_rule(&idx, start, raw, file_family, builtin)?);
+            out.push(build_rule(idx, start, raw, file_family, builtin, model)?);
         }
     }
     Ok(out)
@@ -392,9 +529,10 @@ fn compile(
 fn build_rule(
     idx: &LineIndex,
     start: usize,
-    raw: RawRule,
+    raw: &RawRule,
     file_family: Option<Family>,
     builtin: bool,
+    model: &Model,
 ) -> Result<Rule, RuleError> {
     let code = raw.code.get_ref().clone();
     let code_ok = code.len() == 5
@@ -496,16 +634,21 @@ fn build_rule(
                 format!("'{name}' is not a let name (lowercase letters, digits, '_')"),
             ));
         }
-        let (c, t) = compile(idx, text, &CheckEnv::default())?;
+        let let_env = CheckEnv {
+            models: Some(&model.types),
+            ..CheckEnv::default()
+        };
+        let (c, t) = compile(idx, text, &let_env)?;
         let_types.insert(name.clone(), t);
         lets.push((name.clone(), c));
     }
     let env = CheckEnv {
         lets: Some(&let_types),
         recs: None,
+        models: Some(&model.types),
     };
 
-    let (when, when_type) = compile(idx, &raw.when, &env)?;
+    let (mut when, when_type) = compile(idx, &raw.when, &env)?;
     if !matches!(when_type, Type::Bool | Type::Dyn) {
         return Err(idx.err(
             idx.content_start(raw.when.span().start),
@@ -583,8 +726,9 @@ fn build_rule(
     let msg_env = CheckEnv {
         lets: Some(&let_types),
         recs: Some(&recs),
+        models: Some(&model.types),
     };
-    let message = Template::compile(raw.message.get_ref(), &msg_env)
+    let mut message = Template::compile(raw.message.get_ref(), &msg_env)
         .map_err(|e| idx.expr_err(&raw.message, e))?;
 
     if raw.rationale.get_ref().trim().is_empty() {
@@ -634,6 +778,28 @@ fn build_rule(
         sources.push(source);
     }
 
+    // The model entries the rule uses, then each expression with them
+    // expanded: evaluation, conflict checks and `Rule::reads` see plain
+    // facts.
+    let models: Vec<(String, String)> = model
+        .used_by(
+            std::iter::once(&when.expr)
+                .chain(lets.iter().map(|(_, c)| &c.expr))
+                .chain(recommend.iter().map(|r| &r.value.expr))
+                .chain(message.exprs()),
+        )
+        .into_iter()
+        .filter_map(|n| model.get(&n).map(|m| (m.name.clone(), m.text.clone())))
+        .collect();
+    when.expr = model.expand(&when.expr);
+    for (_, c) in &mut lets {
+        c.expr = model.expand(&c.expr);
+    }
+    for r in &mut recommend {
+        r.value.expr = model.expand(&r.value.expr);
+    }
+    message.map_exprs(&|e| model.expand(e));
+
     let mut reads_status = false;
     let mut note = |f: &expr::FactRef| {
         if matches!(f.ns, Namespace::Status | Namespace::Rate) {
@@ -650,19 +816,20 @@ fn build_rule(
 
     Ok(Rule {
         code,
-        name: raw.name.into_inner(),
+        name: raw.name.get_ref().clone(),
         family,
         severity,
         confidence,
         tags,
         applies,
         lets,
+        models,
         when,
         variable,
         format,
         recommend,
         message,
-        rationale: raw.rationale.into_inner().trim().to_string(),
+        rationale: raw.rationale.get_ref().trim().to_string(),
         sources,
         reads_status,
         origin: idx.at(start),

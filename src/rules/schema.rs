@@ -610,6 +610,15 @@ pub struct Rule {
         serialize_with = "lets_as_map"
     )]
     pub lets: Vec<(String, Compiled)>,
+    /// The shared model entries the rule uses (directly or through other
+    /// entries), as (name, expression as written), in definition order.
+    /// They are already expanded into the rule's expressions.
+    #[serde(
+        rename = "model",
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "model_as_map"
+    )]
+    pub models: Vec<(String, String)>,
     pub when: Compiled,
     /// The variable a finding is about when the rule recommends nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -642,6 +651,7 @@ impl Rule {
             .lets
             .iter()
             .map(|(_, c)| c.text.as_str())
+            .chain(self.models.iter().map(|(_, t)| t.as_str()))
             .chain([self.when.text.as_str(), self.message.text.as_str()])
             .chain(self.recommend.iter().map(|r| r.value.text.as_str()));
         for text in texts {
@@ -659,6 +669,10 @@ impl Rule {
         }
         false
     }
+}
+
+fn model_as_map<S: Serializer>(models: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(models.iter().map(|(k, v)| (k, v)))
 }
 
 fn lets_as_map<S: Serializer>(lets: &[(String, Compiled)], s: S) -> Result<S::Ok, S::Error> {

@@ -119,6 +119,16 @@ impl Template {
         Ok(out)
     }
 
+    /// Replace every expression by `f` of it (the loader expands the
+    /// catalog's model entries this way).
+    pub fn map_exprs(&mut self, f: &dyn Fn(&Expr) -> Expr) {
+        for p in &mut self.pieces {
+            if let Piece::Slot { expr, .. } = p {
+                *expr = f(expr);
+            }
+        }
+    }
+
     /// Every expression in the template.
     pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
         self.pieces.iter().filter_map(|p| match p {

@@ -43,10 +43,13 @@ pub enum Namespace {
     Let,
     /// A value this rule recommends (message templates only).
     Rec,
+    /// A named expression of the catalog's shared `[model]` (the memory
+    /// model), expanded into every rule that uses it when the catalog loads.
+    Model,
 }
 
 impl Namespace {
-    pub const ALL: [Namespace; 9] = [
+    pub const ALL: [Namespace; 10] = [
         Namespace::Var,
         Namespace::Status,
         Namespace::Rate,
@@ -56,6 +59,7 @@ impl Namespace {
         Namespace::Profile,
         Namespace::Let,
         Namespace::Rec,
+        Namespace::Model,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -69,6 +73,7 @@ impl Namespace {
             Namespace::Profile => "profile",
             Namespace::Let => "let",
             Namespace::Rec => "rec",
+            Namespace::Model => "model",
         }
     }
 

@@ -66,6 +66,8 @@ pub struct CheckEnv<'a> {
     pub lets: Option<&'a BTreeMap<String, Type>>,
     /// `rec.NAME`: the variables the rule recommends (message templates).
     pub recs: Option<&'a BTreeSet<String>>,
+    /// `model.NAME`: the catalog's shared model entries defined so far.
+    pub models: Option<&'a BTreeMap<String, Type>>,
 }
 
 fn fixed(ns: Namespace) -> Option<&'static [(&'static str, Type, &'static [&'static str])]> {
@@ -195,7 +197,28 @@ fn fact_type(e: &Expr, r: &FactRef, env: &CheckEnv) -> Result<Type, ExprError> {
             }),
             None => Err(ExprError::new(
                 e.span,
-                format!("'{r}': a let may not use another let"),
+                format!(
+                    "'{r}': only a rule's when, recommendations and message may use its lets (not another let or a model entry)"
+                ),
+            )),
+        },
+        Namespace::Model => match env.models {
+            Some(models) => models.get(&r.name).copied().ok_or_else(|| {
+                ExprError::new(
+                    e.span,
+                    format!(
+                        "unknown name '{r}' (the [model] defines: {})",
+                        if models.is_empty() {
+                            "nothing".to_string()
+                        } else {
+                            models.keys().cloned().collect::<Vec<_>>().join(", ")
+                        }
+                    ),
+                )
+            }),
+            None => Err(ExprError::new(
+                e.span,
+                format!("'{r}': model. names are only available in rules"),
             )),
         },
         Namespace::Rec => match env.recs {
