@@ -417,3 +417,28 @@ fn network_sysctls_follow_the_max_connections_the_report_sets() {
     let findings = report(&rules, &facts, &announced);
     assert!(find(&findings, "MT805").is_some_and(|f| f.message.contains("5000")));
 }
+
+#[test]
+fn a_report_only_finding_does_not_restate_a_change_the_report_makes() {
+    // An 8M pool with no data: MT101 raises it to the 128M unit; MT128 ("the
+    // pool holds all the data") must not then describe the planned 128M pool.
+    let rules = rules();
+    let mut facts = with_innodb_data(defaults_server(), 0);
+    facts
+        .server
+        .as_mut()
+        .unwrap()
+        .variables
+        .insert("innodb_buffer_pool_size".into(), (8u64 << 20).to_string());
+    let findings = report(&rules, &facts, &Profile::default());
+    let pool: Vec<&str> = findings
+        .iter()
+        .filter(|f| f.variable.as_deref() == Some("innodb_buffer_pool_size"))
+        .map(|f| f.code.as_str())
+        .collect();
+    assert_eq!(pool, ["MT101"], "{findings:#?}");
+    assert_eq!(
+        find(&findings, "MT101").unwrap().recommended.as_deref(),
+        Some("128M")
+    );
+}

@@ -161,6 +161,16 @@ fn judge(
             }
         }
         for mut f in ev.findings {
+            // A report-only finding about a variable the plan sets (MT128 on
+            // the pool MT101 sets) only restates that change: the change's
+            // own finding speaks for the variable.
+            if rule.recommend.is_empty()
+                && f.variable
+                    .as_deref()
+                    .is_some_and(|v| changed.iter().any(|s| s.name == v))
+            {
+                continue;
+            }
             if !premise.is_empty() && !same_as_live {
                 let with: Vec<String> = premise
                     .iter()
