@@ -90,6 +90,11 @@ fn hundred_thousand_connections_get_the_thread_pool_and_a_bounded_plan() {
         limits.contains("# MT801 server-process-nofile-too-low"),
         "{limits}"
     );
+    // Threads: the host's limit is only assumed (the kernel's default for 64G,
+    // threads-max / 2); for 100,000 connections it is pinned, never lower.
+    assert!(limits.contains("LimitNPROC=262144"), "{limits}");
+    assert!(limits.contains("mysql soft nproc 262144"), "{limits}");
+    assert!(limits.contains("# MT802 process-limit-too-low"), "{limits}");
 
     let (sysctl, warnings) = mytune(&[&["gen-sysctl"], SEED003].concat());
     let k = settings(&sysctl);

@@ -542,8 +542,12 @@ fn mt802_process_limit_too_low() {
     );
     assert_silent(&evaluate(FRESH), "MT802");
     assert_silent(&evaluate(TUNED), "MT802");
-    // A thread pool does not need a thread per connection.
+    // A thread pool does not need a thread per connection: its threads are
+    // bounded by thread_pool_max_threads.
     let mut facts = snapshot(SEED003);
+    snapshots::server(&mut facts)
+        .variables
+        .insert("thread_pool_max_threads".into(), "2000".into());
     let p = facts
         .host
         .as_mut()

@@ -612,6 +612,9 @@ impl Scope for FactScope<'_> {
                         Ok(Value::Num(h.memory.effective_bytes as f64))
                     }
                     "memory" => missing("host memory is unknown"),
+                    "described" => Ok(Value::Bool(
+                        h.source == crate::facts::host::HostSource::Described,
+                    )),
                     "others" => match &h.other_processes {
                         Some(o) => Ok(Value::Num(o.resident_bytes as f64)),
                         None => missing("the other processes' memory was not read"),

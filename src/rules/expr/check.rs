@@ -15,6 +15,7 @@ pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
     ("memory", Type::Num, &[]),
     ("budget", Type::Num, &[]),
     ("others", Type::Num, &[]),
+    ("described", Type::Bool, &[]),
     ("cpus", Type::Num, &[]),
     ("disk", Type::Str, &["ssd", "hdd"]),
     ("swap", Type::Num, &[]),
