@@ -109,6 +109,10 @@ fn hundred_thousand_connections_get_the_thread_pool_and_a_bounded_plan() {
         "{warnings}"
     );
     assert!(
+        warnings.contains("(MT818)"),
+        "the warning names its rule: {warnings}"
+    );
+    assert!(
         sysctl.contains("# Warning: 100000 connections are expected"),
         "{sysctl}"
     );

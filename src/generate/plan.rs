@@ -107,10 +107,18 @@ impl Plan {
         self.shortfalls_where(|_| true)
     }
 
-    /// The shortfalls of rules of the OS family (`os`: gen-sysctl and
-    /// gen-limits print them) or of the others (`!os`: gen-cnf).
+    /// The shortfalls of rules of the OS family (`os`: gen-sysctl prints
+    /// them) or of the others (`!os`: gen-cnf), each as "message (CODE)":
+    /// a warning names its rule as every written line does.
     pub fn shortfalls_of_os(&self, os: bool) -> Vec<String> {
-        self.shortfalls_where(|f| (f.family == crate::rules::Family::Os) == os)
+        self.unresolved
+            .iter()
+            .filter(|f| {
+                f.severity >= crate::rules::Severity::Warn
+                    && (f.family == crate::rules::Family::Os) == os
+            })
+            .map(|f| format!("{} ({})", f.message, f.code))
+            .collect()
     }
 
     fn shortfalls_where(&self, keep: impl Fn(&crate::rules::Finding) -> bool) -> Vec<String> {
