@@ -644,3 +644,47 @@ fn absent_error_log_is_only_a_verbose_note() {
     let plain = stdout(&check(&server, &["--skip", "security"]));
     assert!(!plain.contains("errlog"), "{plain}");
 }
+
+/// The process limit caps what the server asks for (as a unit's
+/// `LimitNOFILE` does): the server logs it at start and MT018 reports it.
+#[test]
+fn error_log_open_files_capped_by_the_process_limit() {
+    let Some(server) = TestServer::start_with_nofile("max_connections = 2000", 1024) else {
+        return;
+    };
+    let log = std::fs::read_to_string(server.dir().join("error.log")).unwrap();
+    assert!(
+        log.contains("Could not increase number of max_open_files"),
+        "{log}"
+    );
+    let v = json_of(&check(&server, &["--format", "json"]));
+    let f = finding(&v, "MT018").unwrap_or_else(|| panic!("MT018: {v:#}"));
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    let msg = f["message"].as_str().unwrap();
+    assert!(msg.contains("1024"), "{msg}");
+}
+
+/// A server killed without a shutdown (as the OOM killer kills it) and
+/// started again: MT020 says the run before this start ended in a crash.
+#[test]
+fn error_log_a_killed_server_is_a_crash() {
+    let Some(mut server) = TestServer::start("") else {
+        return;
+    };
+    server
+        .sql("CREATE DATABASE app; CREATE TABLE app.t (id INT PRIMARY KEY) ENGINE=InnoDB; INSERT INTO app.t VALUES (1), (2)")
+        .unwrap();
+    server.kill_and_restart().expect("the server starts again");
+    let v = json_of(&check(&server, &["--format", "json"]));
+    // No crash report, no shutdown: killed (a crash report would be crit).
+    let f = finding(&v, "MT020").unwrap_or_else(|| panic!("MT020: {v:#}"));
+    assert_eq!(f["severity"], "warn", "{f:#}");
+    let msg = f["message"].as_str().unwrap();
+    assert!(
+        msg.contains("killed") && msg.contains("InnoDB crash recovery"),
+        "{msg}"
+    );
+    // A clean restart is no crash: a fresh server reports none.
+    let fresh = TestServer::start("").unwrap();
+    assert!(finding(&json_of(&check(&fresh, &["--format", "json"])), "MT020").is_none());
+}

@@ -62,6 +62,9 @@ pub struct TestServer {
     pub startup: Duration,
     child: Child,
     dir: tempfile::TempDir,
+    mariadbd: PathBuf,
+    /// The open-files limit the server starts under (`ulimit -n`), if set.
+    nofile: Option<u64>,
 }
 
 impl TestServer {
@@ -77,6 +80,20 @@ impl TestServer {
     /// Like [`TestServer::start`] but returns the reason instead of deciding
     /// whether to skip.
     pub fn try_start(extra_cnf: &str) -> Result<TestServer, String> {
+        Self::try_start_limited(extra_cnf, None)
+    }
+
+    /// Start a server whose process may open at most `nofile` files (as a
+    /// unit's `LimitNOFILE` would allow), so its start-up shows what the
+    /// server does when the limit caps what it asks for.
+    pub fn start_with_nofile(extra_cnf: &str, nofile: u64) -> Option<TestServer> {
+        match Self::try_start_limited(extra_cnf, Some(nofile)) {
+            Ok(s) => Some(s),
+            Err(reason) => skip_or_panic(&format!("no throw-away mariadbd: {reason}")),
+        }
+    }
+
+    fn try_start_limited(extra_cnf: &str, nofile: Option<u64>) -> Result<TestServer, String> {
         let began = Instant::now();
         let mariadbd = find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
             .ok_or("mariadbd not found (install mariadb-server)")?;
@@ -100,28 +117,7 @@ impl TestServer {
             let text = format!("[mariadbd]\n{BASE_CNF}\n{extra_cnf}\n");
             fs::write(&cnf, text).map_err(|e| format!("cannot write {}: {e}", cnf.display()))?;
             let log = dir.path().join("error.log");
-            let mut cmd = Command::new(&mariadbd);
-            cmd.arg(format!("--defaults-file={}", cnf.display()))
-                .arg(format!("--datadir={}", datadir.display()))
-                .arg(format!("--socket={}", socket.display()))
-                .arg(format!("--port={port}"))
-                .arg("--bind-address=127.0.0.1")
-                .arg(format!("--pid-file={}", dir.path().join("pid").display()))
-                .arg(format!("--log-error={}", log.display()))
-                // Its own temporary directory: a server starting removes
-                // leftover `#sql*` files from its tmpdir, which in a shared
-                // /tmp are the temporary tables of other servers starting
-                // (or bootstrapping) at the same moment.
-                .arg(format!("--tmpdir={}", dir.path().display()))
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            if is_root() {
-                cmd.arg("--user=root");
-            }
-            let child = cmd
-                .spawn()
-                .map_err(|e| format!("cannot run {}: {e}", mariadbd.display()))?;
+            let child = spawn_server(&mariadbd, dir.path(), &datadir, &socket, port, nofile)?;
             let mut server = TestServer {
                 port,
                 socket,
@@ -129,6 +125,8 @@ impl TestServer {
                 startup: Duration::ZERO,
                 child,
                 dir,
+                mariadbd: mariadbd.clone(),
+                nofile,
             };
             match server.wait_ready(&log) {
                 Ok(()) => {
@@ -139,6 +137,24 @@ impl TestServer {
             }
         }
         Err(last_err)
+    }
+
+    /// Kill the server without a shutdown (SIGKILL, as the OOM killer does)
+    /// and start it again on the same datadir and error log.
+    pub fn kill_and_restart(&mut self) -> Result<(), String> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = fs::remove_file(&self.socket);
+        self.child = spawn_server(
+            &self.mariadbd,
+            self.dir.path(),
+            &self.datadir,
+            &self.socket,
+            self.port,
+            self.nofile,
+        )?;
+        let log = self.dir.path().join("error.log");
+        self.wait_ready(&log)
     }
 
     fn wait_ready(&mut self, log: &Path) -> Result<(), String> {
@@ -389,4 +405,71 @@ pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Start `mariadbd` on a throw-away server's files (its error log is
+/// appended to, as a restarted server's is), under `ulimit -n nofile` when
+/// given (as a unit's `LimitNOFILE` would start it).
+fn spawn_server(
+    mariadbd: &Path,
+    dir: &Path,
+    datadir: &Path,
+    socket: &Path,
+    port: u16,
+    nofile: Option<u64>,
+) -> Result<Child, String> {
+    let mut args = vec![
+        format!("--defaults-file={}", dir.join("my.cnf").display()),
+        format!("--datadir={}", datadir.display()),
+        format!("--socket={}", socket.display()),
+        format!("--port={port}"),
+        "--bind-address=127.0.0.1".to_string(),
+        format!("--pid-file={}", dir.join("pid").display()),
+        format!("--log-error={}", dir.join("error.log").display()),
+        // Its own temporary directory: a server starting removes leftover
+        // `#sql*` files from its tmpdir, which in a shared /tmp are the
+        // temporary tables of other servers starting (or bootstrapping) at
+        // the same moment.
+        format!("--tmpdir={}", dir.display()),
+    ];
+    if is_root() {
+        args.push("--user=root".into());
+    }
+    let mut cmd = match nofile {
+        // The shell lowers the limit, then becomes the server. Root could
+        // raise it again (CAP_SYS_RESOURCE): setpriv drops that capability
+        // from the bounding set first, as a unit's non-root server lacks it.
+        Some(n) => {
+            let mut c = if is_root() {
+                let setpriv = find_program("setpriv", &["/usr/bin/setpriv"])
+                    .ok_or("setpriv not found (util-linux): root could raise the limit")?;
+                let mut c = Command::new(setpriv);
+                c.args(["--bounding-set", "-sys_resource", "sh"]);
+                c
+            } else {
+                Command::new("sh")
+            };
+            c.arg("-c")
+                // Standard error into the error log, as mysqld_safe and
+                // init scripts send it: the server reports the limit before
+                // it opens its log.
+                .arg(format!(
+                    "ulimit -n {n} && exec \"$0\" \"$@\" 2>>'{}'",
+                    dir.join("error.log").display()
+                ))
+                .arg(mariadbd)
+                .args(&args);
+            c
+        }
+        None => {
+            let mut c = Command::new(mariadbd);
+            c.args(&args);
+            c
+        }
+    };
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", mariadbd.display()))
 }
