@@ -1,7 +1,13 @@
 //! Build script: `MYTUNE_VERSION` for `mytune --version`, the package
 //! version plus the git commit when built from a checkout
 //! (`0.1.0 (git 1a2b3c4)`). Without git, or outside a checkout (a crate
-//! tarball), it is the package version alone: this never fails the build.
+//! tarball), it is the package version alone.
+//!
+//! It also sets `cfg(mytune_no_shared)` when `../shared` (the captured server
+//! outputs and real option files some tests read) is not beside the crate:
+//! those tests are then marked ignored with the reason, so `cargo test` shows
+//! them as skipped. CI (`MYTUNE_REQUIRE_LIVE=1`) always has it, and the build
+//! fails there without it rather than skip.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,4 +46,25 @@ fn main() {
         None => version,
     };
     println!("cargo:rustc-env=MYTUNE_VERSION={full}");
+    shared_beside();
+}
+
+fn shared_beside() {
+    println!("cargo:rustc-check-cfg=cfg(mytune_no_shared)");
+    println!("cargo:rerun-if-env-changed=MYTUNE_REQUIRE_LIVE");
+    let Ok(manifest) = std::env::var("CARGO_MANIFEST_DIR") else {
+        return;
+    };
+    let shared = Path::new(&manifest).join("../shared");
+    println!("cargo:rerun-if-changed={}", shared.display());
+    if shared.is_dir() {
+        return;
+    }
+    if std::env::var("MYTUNE_REQUIRE_LIVE").as_deref() == Ok("1") {
+        panic!(
+            "{} is absent: CI (MYTUNE_REQUIRE_LIVE=1) runs the tests that read it",
+            shared.display()
+        );
+    }
+    println!("cargo:rustc-cfg=mytune_no_shared");
 }

@@ -3,27 +3,18 @@
 //! not removed, and the value it reports passes `validate()` (what a server
 //! runs with must be something it accepts).
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_path;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use mytune::catalog::{Catalog, VarKind};
-
-fn dumps_dir() -> Option<PathBuf> {
-    let beside = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/dumps"
-    ));
-    if beside.is_dir() {
-        return Some(beside);
-    }
-    let fallback = PathBuf::from("/work/shared/fixtures/dumps");
-    fallback.is_dir().then_some(fallback)
-}
 
 /// The "Variables" map of a mysqltuner result.json, real names only (a few
 /// keys in these files are mangled, e.g. "_password_proxy_users").
 fn mysqltuner_vars(file: &str) -> Option<BTreeMap<String, String>> {
-    let path = dumps_dir()?.join(file);
+    let path = shared_path("fixtures/dumps")?.join(file);
     let text = std::fs::read_to_string(&path).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     let vars = json.get("Variables")?.as_object()?;
@@ -46,7 +37,7 @@ fn mysqltuner_vars(file: &str) -> Option<BTreeMap<String, String>> {
 }
 
 fn tsv_vars(file: &str) -> Option<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(dumps_dir()?.join(file)).ok()?;
+    let text = std::fs::read_to_string(shared_path("fixtures/dumps")?.join(file)).ok()?;
     Some(
         text.lines()
             .filter_map(|l| l.split_once('\t'))
@@ -96,6 +87,7 @@ fn check(target: &str, vars: &BTreeMap<String, String>, known_gaps: &[&str]) {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn mysql_8_0_32_capture() {
     let Some(vars) = mysqltuner_vars(
         "mysql-8.0.32__major_MySQLTuner-perl__examples__github__result__mysql__8__result.json",
@@ -108,6 +100,7 @@ fn mysql_8_0_32_capture() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn mysql_5_7_41_capture() {
     let Some(vars) = mysqltuner_vars(
         "mysql-5.7.41__major_MySQLTuner-perl__examples__github__result__mysql__5.7__result.json",
@@ -119,6 +112,7 @@ fn mysql_5_7_41_capture() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn mariadb_10_11_19_capture() {
     let Some(vars) = tsv_vars("mariadb-10.11.19_show-global-variables.tsv") else {
         eprintln!("skipped: shared/fixtures/dumps (mariadb 10.11.19) is absent");

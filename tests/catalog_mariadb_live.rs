@@ -3,7 +3,9 @@
 //! capture in `shared/` (skipped when absent) and a live server on
 //! 127.0.0.1:3306 (skipped when unreachable, unless `MYTUNE_REQUIRE_LIVE=1`).
 
-use std::path::PathBuf;
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
 
 use mysql::prelude::Queryable;
 use mytune::catalog::{Catalog, VarInfo, VarKind};
@@ -17,15 +19,6 @@ struct Row {
     max: Option<String>,
     enum_values: Option<String>,
     read_only: String,
-}
-
-fn shared_dir() -> Option<PathBuf> {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    if beside.is_dir() {
-        return Some(beside);
-    }
-    let fallback = PathBuf::from("/work/shared");
-    fallback.is_dir().then_some(fallback)
 }
 
 fn null(s: &str) -> Option<String> {
@@ -105,6 +98,7 @@ fn catalog() -> &'static Catalog {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn catalog_agrees_with_the_captured_10_11_19_system_variables() {
     let Some(shared) = shared_dir() else {
         eprintln!("skipped: no shared/ directory beside the crate (or /work/shared)");

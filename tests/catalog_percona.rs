@@ -11,24 +11,19 @@
 //! The shared lists are read from `../shared` (or /work/shared); where they
 //! are absent the tests skip with a printed reason.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mytune::catalog::Catalog;
 use mytune::lint::lint_file;
 use mytune::target::{Target, Version};
 
-fn shared() -> Option<PathBuf> {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    if beside.is_dir() {
-        return Some(beside);
-    }
-    let fallback = PathBuf::from("/work/shared");
-    fallback.is_dir().then_some(fallback)
-}
-
 fn read(rel: &str) -> Option<String> {
-    let path = shared()?.join(rel);
+    let path = shared_dir()?.join(rel);
     match std::fs::read_to_string(&path) {
         Ok(t) => Some(t),
         Err(_) => {
@@ -176,6 +171,7 @@ fn assert_few_unknown(
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn percona_8_0_27_variables_are_known_to_percona_8_0() {
     let (Some(help), Some(rocks), Some(audit)) = (
         read(&format!("{P80}mysql-test__r__mysqld--help-notwin.result")),
@@ -213,6 +209,7 @@ fn percona_8_0_27_variables_are_known_to_percona_8_0() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn percona_5_7_22_variables_are_known_to_percona_5_7() {
     const P57: &str = "catalog/percona/percona-server-5.7.22-22-fork__gaopengcarl_percona-server-locks-detail-5.7.22__mysql-test__";
     let (Some(help), Some(rocks)) = (
@@ -235,6 +232,7 @@ fn percona_5_7_22_variables_are_known_to_percona_5_7() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn pxc_8_0_wsrep_index_is_known_to_pxc_8_0() {
     let Some(index) =
         read("catalog/pxc/pxc-8.0-docs__percona_pxc-docs__docs__wsrep-system-index.md")
@@ -262,6 +260,7 @@ fn pxc_8_0_wsrep_index_is_known_to_pxc_8_0() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn mysql_and_mariadb_dumps_are_known_to_their_catalogs() {
     let dumps = [
         (

@@ -3,21 +3,15 @@
 //! entries and errors are what the server would see, and it round-trips
 //! through the writer byte for byte.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use mytune::cnf::{CnfErrorKind, Document, LoadedFiles, Modifier, load, server_groups};
 use mytune::target::Target;
-
-/// `../shared` beside the checkout, or `/work/shared` in a worktree.
-fn shared_dir() -> Option<PathBuf> {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    if beside.is_dir() {
-        return Some(beside);
-    }
-    let fallback = PathBuf::from("/work/shared");
-    fallback.is_dir().then_some(fallback)
-}
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cnf")).join(name)
@@ -41,6 +35,7 @@ fn assert_round_trip(path: &Path) {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn every_shared_fixture_loads_and_round_trips() {
     let Some(shared) = shared_dir() else {
         eprintln!("skipping: ../shared (or /work/shared) is absent, no fixtures to read");
@@ -80,6 +75,7 @@ fn every_shared_fixture_loads_and_round_trips() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn shared_fixture_details() {
     let Some(shared) = shared_dir() else {
         eprintln!("skipping: ../shared (or /work/shared) is absent, no fixtures to read");

@@ -1,6 +1,10 @@
 //! `mytune lint` end to end: the binary on the seed examples, on inline files
 //! and on the real-world option files in ../shared/fixtures/mycnf.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -321,15 +325,8 @@ fn malformed_input_gives_line_and_column() {
     assert!(matches!(o.status.code(), Some(1) | Some(2)), "{o:?}");
 }
 
-fn shared_dir() -> Option<PathBuf> {
-    let primary = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    [primary, Path::new("/work/shared")]
-        .into_iter()
-        .find(|p| p.join("fixtures").is_dir())
-        .map(Path::to_path_buf)
-}
-
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn every_shared_fixture_lints_without_a_panic() {
     let Some(shared) = shared_dir() else {
         eprintln!("skipped: ../shared/fixtures is absent");

@@ -4,8 +4,12 @@
 //! values follow the real dumps), the shared tuned snapshot, seed 000's
 //! option file and the real MySQL 5.7 / 8.0 dumps in `../shared`.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mytune::catalog::Catalog;
 use mytune::cnf;
@@ -674,19 +678,10 @@ fn status_rules_lose_confidence_on_a_young_server() {
 
 // ---- the real MySQL dumps ------------------------------------------------
 
-fn shared() -> Option<PathBuf> {
-    let primary = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    if primary.is_dir() {
-        return Some(primary);
-    }
-    let fallback = PathBuf::from("/work/shared");
-    fallback.is_dir().then_some(fallback)
-}
-
 /// A mysqltuner `result.json`: its Variables and Status maps as server facts
 /// on a described 16G / 8 CPU host.
 fn mysqltuner(file: &str) -> Option<Facts> {
-    let Some(root) = shared() else {
+    let Some(root) = shared_dir() else {
         eprintln!("skipping: ../shared (real fixtures) is not present");
         return None;
     };
@@ -741,6 +736,7 @@ fn assert_valid_for_version(facts: &Facts) -> Evaluation {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn real_mysql_8_0_dump_gets_8_0_advice() {
     let Some(facts) = mysqltuner(
         "mysql-8.0.32__major_MySQLTuner-perl__examples__github__result__mysql__8__result.json",
@@ -769,6 +765,7 @@ fn real_mysql_8_0_dump_gets_8_0_advice() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn real_mysql_5_7_dump_gets_5_7_advice() {
     let Some(facts) = mysqltuner(
         "mysql-5.7.41__major_MySQLTuner-perl__examples__github__result__mysql__5.7__result.json",

@@ -13,6 +13,10 @@
 //! - `conmem-near-limit-percona80-16g-8cpu.json`: Percona Server 8.0 whose
 //!   worst case is between 90% and 100% of memory.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -702,15 +706,6 @@ fn no_snapshot_gets_contradictory_recommendations() {
 
 // ---- real MySQLTuner dumps (../shared/fixtures/dumps) --------------------
 
-fn shared() -> Option<std::path::PathBuf> {
-    let primary = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    if primary.is_dir() {
-        return Some(primary.to_path_buf());
-    }
-    let fallback = Path::new("/work/shared");
-    fallback.is_dir().then(|| fallback.to_path_buf())
-}
-
 /// Server facts from a MySQLTuner `result.json` ("Variables" and "Status").
 fn mysqltuner_facts(path: &Path, target: Target) -> Facts {
     let text = std::fs::read_to_string(path).expect("dump readable");
@@ -749,8 +744,9 @@ fn mysqltuner_facts(path: &Path, target: Target) -> Facts {
 /// connection and memory rules never recommend a variable that the version
 /// lacks, and their findings agree with each other.
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn real_dumps_get_version_valid_advice() {
-    let Some(root) = shared() else {
+    let Some(root) = shared_dir() else {
         eprintln!("skipping: ../shared (real fixtures) is not present");
         return;
     };

@@ -8,8 +8,12 @@
 //! - applying the recommendation set does not make memory overcommitted: the
 //!   advice keeps the total in bounds.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_path;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mytune::catalog::Catalog;
 use mytune::facts::host::{Cpu, Disk, DiskKind, HostFacts, HostSource, Memory};
@@ -31,17 +35,6 @@ fn snapshots() -> Vec<(String, Facts)> {
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
-}
-
-fn shared_dumps() -> Option<PathBuf> {
-    let primary = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/dumps"
-    ));
-    [primary, Path::new("/work/shared/fixtures/dumps")]
-        .into_iter()
-        .find(|p| p.is_dir())
-        .map(Path::to_path_buf)
 }
 
 fn lower(map: &serde_json::Map<String, serde_json::Value>) -> BTreeMap<String, String> {
@@ -110,7 +103,7 @@ fn described_host() -> HostFacts {
 }
 
 fn real_dumps() -> Vec<(String, Facts)> {
-    let Some(dir) = shared_dumps() else {
+    let Some(dir) = shared_path("fixtures/dumps") else {
         eprintln!("skipped the real dumps: ../shared/fixtures/dumps is absent");
         return Vec::new();
     };
@@ -210,6 +203,7 @@ fn all_cases() -> Vec<(String, Facts)> {
 /// findings push one variable to different values (the rule files are
 /// checked statically too; this catches disagreements through lets).
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn no_variable_is_pushed_two_ways() {
     let set = RuleSet::builtin().unwrap();
     for (name, facts) in all_cases() {
@@ -234,6 +228,7 @@ fn no_variable_is_pushed_two_ways() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn recommendations_exist_in_the_servers_version() {
     let set = RuleSet::builtin().unwrap();
     let mut checked = 0;
@@ -264,6 +259,7 @@ fn recommendations_exist_in_the_servers_version() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn applying_the_advice_keeps_memory_in_bounds() {
     let set = RuleSet::builtin().unwrap();
     let mut applied = 0;

@@ -71,7 +71,7 @@ fn mt101_from_option_file_points_at_the_line() {
     assert_eq!(f.recommended.as_deref(), Some("2G"));
     assert_eq!(f.current.as_deref(), Some("64M"));
     let loc = f.location.as_ref().expect("option-file location");
-    assert_eq!(loc.to_string(), "/etc/mysql/my.cnf:12");
+    assert_eq!(loc.to_string(), "/etc/mysql/my.cnf:12:1");
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn mt301_uses_the_defaults_provider_when_linting() {
     assert!((10..5000).contains(&rec), "{rec}");
     assert_eq!(
         f.location.as_ref().unwrap().to_string(),
-        "/etc/mysql/my.cnf:30"
+        "/etc/mysql/my.cnf:30:1"
     );
 }
 
@@ -208,7 +208,7 @@ fn mt401_needs_a_target_without_server_facts() {
     assert_eq!(f.current.as_deref(), Some("1"));
     assert_eq!(
         f.location.as_ref().unwrap().to_string(),
-        "/etc/mysql/my.cnf:20"
+        "/etc/mysql/my.cnf:20:1"
     );
     let target: Target = "mysql-8.0".parse().unwrap();
     let ev = set.evaluate(&EvalInput::new(&facts, &profile).with_target(target));
@@ -243,7 +243,7 @@ fn mt402_thread_cache_too_small() {
     assert_eq!(f.recommended.as_deref(), Some("64"), "4G is more than 3G");
     assert_eq!(
         f.location.as_ref().unwrap().to_string(),
-        "/etc/mysql/my.cnf:25"
+        "/etc/mysql/my.cnf:25:1"
     );
     assert!(findings(&evaluate(TUNED), "MT402").is_empty());
     assert!(findings(&evaluate(OVER), "MT402").is_empty(), "64 on 8G");

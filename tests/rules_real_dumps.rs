@@ -4,6 +4,10 @@
 //! coercions cope with real values and that nothing fires falsely on a
 //! default server whose host is unknown.
 
+#[path = "support/shared.rs"]
+mod shared_support;
+use shared_support::shared_dir;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -11,15 +15,6 @@ use mytune::facts::host::{Cpu, HostFacts, Limit, Memory, ProcessLimits};
 use mytune::facts::{Facts, ServerFacts};
 use mytune::rules::{EvalInput, Profile, RuleSet};
 use mytune::target::{Flavor, Version};
-
-fn shared() -> Option<PathBuf> {
-    let primary = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
-    if primary.is_dir() {
-        return Some(primary);
-    }
-    let fallback = PathBuf::from("/work/shared");
-    fallback.is_dir().then_some(fallback)
-}
 
 fn tsv(path: PathBuf) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(&path).expect("dump readable");
@@ -31,7 +26,7 @@ fn tsv(path: PathBuf) -> BTreeMap<String, String> {
 }
 
 fn mariadb_1011() -> Option<Facts> {
-    let Some(root) = shared() else {
+    let Some(root) = shared_dir() else {
         eprintln!("skipping: ../shared (real fixtures) is not present");
         return None;
     };
@@ -62,6 +57,7 @@ fn mariadb_1011() -> Option<Facts> {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn default_mariadb_without_host_facts() {
     let Some(facts) = mariadb_1011() else { return };
     let profile = Profile::default();
@@ -98,6 +94,7 @@ fn default_mariadb_without_host_facts() {
 }
 
 #[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
 fn default_mariadb_on_a_described_host() {
     let Some(mut facts) = mariadb_1011() else {
         return;

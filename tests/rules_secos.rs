@@ -351,7 +351,7 @@ fn mt705_server_running_with_skip_grant_tables_points_at_the_option_file() {
     assert_eq!(f.variable.as_deref(), Some("skip_grant_tables"));
     assert_eq!(f.current.as_deref(), Some("ON"));
     assert_eq!(f.recommended, None);
-    assert_eq!(f.location.as_ref().unwrap().to_string(), "/etc/my.cnf:8");
+    assert_eq!(f.location.as_ref().unwrap().to_string(), "/etc/my.cnf:8:1");
     assert!(f.message.contains("authentication is off"), "{}", f.message);
     // The running server already covers the option file: no second crit.
     assert!(findings(&ev, "MT706").is_empty());
@@ -383,7 +383,7 @@ fn mt706_seed_002_skip_grant_tables_in_the_option_file_is_crit() {
     assert_eq!(f.variable.as_deref(), Some("skip_grant_tables"));
     assert_eq!(f.current.as_deref(), Some("ON"));
     assert_eq!(f.recommended, None);
-    assert_eq!(f.location.as_ref().unwrap().to_string(), "/etc/my.cnf:8");
+    assert_eq!(f.location.as_ref().unwrap().to_string(), "/etc/my.cnf:8:1");
     assert!(
         f.message
             .starts_with("skip-grant-tables is set in the option files"),
@@ -428,7 +428,7 @@ fn mt707_no_tls_on_a_networked_server() {
     assert_eq!(f.current.as_deref(), Some("0"));
     assert_eq!(
         f.location.as_ref().unwrap().to_string(),
-        "/etc/mysql/my.cnf:3"
+        "/etc/mysql/my.cnf:3:1"
     );
 
     // Loopback only: no finding.

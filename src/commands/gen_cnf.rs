@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
 use mytune::cnf;
@@ -40,12 +40,27 @@ pub struct GenCnfArgs {
     #[arg(long, value_name = "DURATION", default_value = "5m",
           value_parser = mytune::collect::flags::parse_time_box)]
     pub timeout: std::time::Duration,
+    /// With --base: what to do with lines of the file the target's server
+    /// refuses at start-up (`keep` them as they are, with a warning, or
+    /// `drop` them: commented out with the reason). Without it such lines
+    /// are an error (exit 2) that lists them.
+    #[arg(long, value_enum, value_name = "WHAT", requires = "base")]
+    pub refused: Option<Refused>,
     /// Write the option file to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
+}
+
+/// What `--base` does with the lines the server refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Refused {
+    /// Keep them as written (the file will not start that server).
+    Keep,
+    /// Comment them out, saying why.
+    Drop,
 }
 
 /// Where a generated file goes, for the header of a new one: it is a
@@ -61,14 +76,16 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let base_text = match &args.base {
+    let mut base_text = match &args.base {
         Some(p) => Some(mytune::input::read_text(p)?),
         None => None,
     };
     let mut resolved = args.common.resolve("gen-cnf", live)?;
-    if let Some(p) = &args.base {
+    let mut refused_notes = Vec::new();
+    if let (Some(p), Some(text)) = (&args.base, base_text.as_mut()) {
+        refused_notes = refused_lines(p, text, &resolved.plan.target, args.refused)?;
         // The base file's effective options are the starting values.
-        let loaded = cnf::load(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let loaded = cnf::load_str(text, p);
         let mut facts = resolved.facts.clone();
         facts.config = Some(loaded.effective(&cnf::server_groups(&resolved.plan.target)));
         let plan = generate::plan::build(
@@ -93,6 +110,10 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     let mut header = resolved.header.clone();
     header.extend(DROP_IN_HEADER.iter().map(|l| l.to_string()));
     for w in resolved.plan.shortfalls_of_os(false) {
+        mytune::stderr_line!("mytune gen-cnf: warning: {w}");
+        header.push(format!("Warning: {w}."));
+    }
+    for w in &refused_notes {
         mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }
@@ -124,4 +145,66 @@ fn collect_server(args: &GenCnfArgs) -> anyhow::Result<Facts> {
         );
     }
     Ok(facts)
+}
+
+/// The lines of the base file `path` (the top file; included files are not
+/// edited) that the target's server refuses at start-up, as `lint` judges
+/// them. Without `--refused` they are an error listing them; `keep` leaves
+/// them and returns a warning each; `drop` comments them out in `text`,
+/// saying why, and returns a note each.
+fn refused_lines(
+    path: &std::path::Path,
+    text: &mut String,
+    target: &mytune::target::Target,
+    how: Option<Refused>,
+) -> anyhow::Result<Vec<String>> {
+    let loaded = cnf::load_str(text, path);
+    let effective = loaded.effective(&cnf::server_groups(target));
+    let catalog = mytune::catalog::Catalog::for_target(target)?;
+    let refused: Vec<(u32, String)> =
+        mytune::lint::lint_loaded(&loaded, &effective, target, catalog)
+            .into_iter()
+            .filter(|f| f.severity == mytune::rules::Severity::Crit)
+            .filter_map(|f| {
+                let loc = f.location?;
+                (loc.file == path && loc.line > 0)
+                    .then(|| (loc.line, format!("{loc}: {} ({})", f.message, f.code)))
+            })
+            .collect();
+    if refused.is_empty() {
+        return Ok(Vec::new());
+    }
+    match how {
+        None => {
+            for (_, r) in &refused {
+                mytune::stderr_line!("mytune gen-cnf: {r}");
+            }
+            bail!(
+                "{} line(s) of {} would stop the {} server: choose --refused keep (write them as they are) or --refused drop (comment them out)",
+                refused.len(),
+                path.display(),
+                target
+            );
+        }
+        Some(Refused::Keep) => Ok(refused
+            .into_iter()
+            .map(|(_, r)| format!("kept as --refused keep asks, though the server refuses it: {r}"))
+            .collect()),
+        Some(Refused::Drop) => {
+            let lines: std::collections::BTreeSet<u32> = refused.iter().map(|(l, _)| *l).collect();
+            let mut out = String::with_capacity(text.len() + 64 * lines.len());
+            for (i, line) in text.split_inclusive('\n').enumerate() {
+                let n = i as u32 + 1;
+                if lines.contains(&n) {
+                    out.push_str("# mytune: dropped, the server refuses it: ");
+                }
+                out.push_str(line);
+            }
+            *text = out;
+            Ok(refused
+                .into_iter()
+                .map(|(_, r)| format!("commented out as --refused drop asks: {r}"))
+                .collect())
+        }
+    }
 }

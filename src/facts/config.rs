@@ -19,10 +19,18 @@ pub struct SourceLocation {
 
 impl fmt::Display for SourceLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.column > 0 {
-            write!(f, "{}:{}:{}", self.file.display(), self.line, self.column)
+        // One format everywhere: `file:line:col`, col 1 when unknown (the
+        // whole line); a location without a line is the file alone.
+        if self.line == 0 {
+            write!(f, "{}", self.file.display())
         } else {
-            write!(f, "{}:{}", self.file.display(), self.line)
+            write!(
+                f,
+                "{}:{}:{}",
+                self.file.display(),
+                self.line,
+                self.column.max(1)
+            )
         }
     }
 }

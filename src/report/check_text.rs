@@ -1,6 +1,10 @@
 //! The `check` report for people: a header, findings in tables grouped by
 //! severity and family (comfy-table), the suggested-changes block that pastes
-//! unchanged into an option file, and a one-line summary.
+//! unchanged into an option file, and a one-line summary. Below
+//! [`COMPACT_BELOW`] columns a five-column table leaves the "why" a handful
+//! of characters per line, so each finding becomes a short block instead:
+//! code, family, variable and change on one line, the why wrapped under it
+//! (textwrap, never breaking a word). Header lines wrap at any width.
 //!
 //! Colour is the caller's choice (`--color`, `NO_COLOR`); this module only
 //! applies it. Everything that came from the server or a file is escaped
@@ -27,6 +31,14 @@ const MESSAGE_MAX: usize = 2_000;
 /// Width the tables wrap to when the output is not a terminal.
 pub const DEFAULT_WIDTH: u16 = 120;
 
+/// Below this width findings are blocks, not tables.
+pub const COMPACT_BELOW: u16 = 100;
+
+/// Indent of a finding's why in the compact layout, and of a header
+/// line's continuation (past `  label   `).
+const WHY_INDENT: &str = "    ";
+const HEADER_INDENT: &str = "          ";
+
 /// How to draw: colours on or off, and the width tables wrap to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
@@ -48,7 +60,11 @@ pub fn render(report: &CheckReport, style: Style) -> String {
             ),
             rows.len()
         );
-        let _ = writeln!(out, "{}", table(&rows, style));
+        if style.width < COMPACT_BELOW {
+            compact(&mut out, &rows, style);
+        } else {
+            let _ = writeln!(out, "{}", table(&rows, style));
+        }
     }
     if !report.changes.is_empty() {
         let _ = writeln!(
@@ -61,14 +77,75 @@ pub fn render(report: &CheckReport, style: Style) -> String {
     if !report.not_applicable.is_empty() {
         let _ = writeln!(out, "\n{}", bold("Not applicable:", style));
         for n in &report.not_applicable {
-            let _ = writeln!(out, "  {}  {}", escape(&n.code), escape(&n.reason));
+            let line = format!("  {}  {}", escape(&n.code), escape(&n.reason));
+            let _ = writeln!(out, "{}", wrap(&line, style.width, HEADER_INDENT));
         }
     }
-    let _ = writeln!(out, "\n{}", summary_line(report));
+    let _ = writeln!(out, "\n{}", wrap(&summary_line(report), style.width, ""));
     out
 }
 
 fn header(out: &mut String, r: &CheckReport, style: Style) {
+    let mut lines = String::new();
+    header_lines(&mut lines, r, style);
+    for line in lines.lines() {
+        out.push_str(&wrap(line, style.width, HEADER_INDENT));
+        out.push('\n');
+    }
+}
+
+/// `text` wrapped to `width` columns (never inside a word), continuation
+/// lines indented by `indent`.
+fn wrap(text: &str, width: u16, indent: &str) -> String {
+    let opts = textwrap::Options::new(usize::from(width.max(20)))
+        .subsequent_indent(indent)
+        .break_words(false);
+    textwrap::fill(text, opts)
+}
+
+/// One block per finding (identical messages folded, as in the table).
+fn compact(out: &mut String, rows: &[&Finding], style: Style) {
+    for group in super::fold_same_message(rows) {
+        let f = group[0];
+        let mut first = format!(
+            "{} {}",
+            paint(&f.code, severity_color(f.severity), style),
+            f.family.as_str()
+        );
+        for f in &group {
+            let mut part = String::new();
+            if let Some(v) = &f.variable {
+                part.push_str(&clip(v, VALUE_MAX));
+            }
+            // No-break spaces keep `current → recommended` on one line.
+            let value = |v: &str| clip(v, VALUE_MAX);
+            match (&f.current, &f.recommended) {
+                (Some(c), Some(r)) => {
+                    let _ = write!(part, " {}\u{a0}→\u{a0}{}", value(c), value(r));
+                }
+                (Some(c), None) => {
+                    let _ = write!(part, " =\u{a0}{}", value(c));
+                }
+                (None, Some(r)) => {
+                    let _ = write!(part, " →\u{a0}{}", value(r));
+                }
+                (None, None) => {}
+            }
+            if let Some(loc) = &f.location {
+                let _ = write!(part, " ({})", clip(&loc.to_string(), VALUE_MAX));
+            }
+            if !part.is_empty() {
+                first.push_str(" · ");
+                first.push_str(part.trim_start());
+            }
+        }
+        let _ = writeln!(out, "{}", wrap(&first, style.width, WHY_INDENT));
+        let why = format!("{WHY_INDENT}{}", clip(&f.message, MESSAGE_MAX));
+        let _ = writeln!(out, "{}", wrap(&why, style.width, WHY_INDENT));
+    }
+}
+
+fn header_lines(out: &mut String, r: &CheckReport, style: Style) {
     let h = &r.header;
     let _ = writeln!(
         out,
