@@ -103,3 +103,24 @@ fn version_names_the_commit_when_built_from_a_checkout() {
         None => assert_eq!(v.trim(), format!("mytune {}", env!("CARGO_PKG_VERSION"))),
     }
 }
+
+/// The skip summary: build.rs marks the tests that read `../shared` ignored
+/// exactly when it is absent, so `cargo test` lists them as ignored with the
+/// reason instead of passing having done nothing.
+#[test]
+fn tests_that_read_shared_are_ignored_exactly_when_it_is_absent() {
+    let beside = root().join("../shared").is_dir();
+    assert_eq!(cfg!(mytune_no_shared), !beside);
+    // Every test that names ../shared carries the marker (20 of them).
+    let mut marked = 0;
+    for e in std::fs::read_dir(root().join("tests")).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            marked += text
+                .matches("#[cfg_attr(mytune_no_shared, ignore = \"needs ../shared beside the checkout\")]")
+                .count();
+        }
+    }
+    assert!(marked >= 20, "{marked}");
+}
