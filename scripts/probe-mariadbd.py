@@ -24,6 +24,9 @@ data/catalog/mariadb-<series>-server.tsv, which the catalog embeds:
   engine    a storage engine the server can start with by default
   charset, collation  the names the server knows (from the running server's
             information_schema.COLLATIONS, read-only)
+  locale    a name lc_messages and lc_time_names take (case-insensitive;
+            any other value stops the start), from information_schema.LOCALES
+            of a throw-away server started with the locales plugin
 
 Candidates: every name of every catalog in data/catalog/ and every option of
 the shared help outputs. Run by hand (read-only: --verbose --help only):
@@ -71,6 +74,37 @@ def help_run(text):
         return p.returncode, p.stderr
     finally:
         os.unlink(name)
+
+
+def locales():
+    """The locale names, from a throw-away server (its own datadir and socket,
+    no network) with the LOCALES information-schema plugin loaded: the shared
+    server is not changed."""
+    import shutil
+    import time
+    work = tempfile.mkdtemp(prefix="mytune-locales-")
+    user = ["--user=root"] if os.geteuid() == 0 else []
+    try:
+        subprocess.run(["mariadb-install-db", "--no-defaults", "--auth-root-authentication-method=normal",
+                        "--datadir=" + work + "/data"] + user, capture_output=True, check=True)
+        server = subprocess.Popen([MARIADBD, "--no-defaults", "--datadir=" + work + "/data",
+                                   "--socket=" + work + "/sock", "--skip-networking", "--plugin-load-add=locales",
+                                   "--pid-file=" + work + "/pid", "--log-error=" + work + "/err.log"] + user,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                q = subprocess.run(["mariadb", "--no-defaults", "-uroot", "--socket=" + work + "/sock", "--batch",
+                                    "--skip-column-names", "-e", "SELECT NAME FROM information_schema.LOCALES"],
+                                   capture_output=True, text=True)
+                if q.returncode == 0:
+                    return sorted({l.strip().lower() for l in q.stdout.splitlines() if l.strip()})
+                time.sleep(0.2)
+            sys.exit("cannot read the locales of a throw-away server: " + q.stderr.strip())
+        finally:
+            server.terminate()
+            server.wait()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
@@ -180,6 +214,8 @@ def main():
                        capture_output=True, text=True)
     for line in q.stdout.splitlines():
         rows.append((line.strip().lower(), "engine", ""))
+    for name in locales():
+        rows.append((name, "locale", ""))
     out = os.path.join(ROOT, "data/catalog/mariadb-%s-server.tsv" % series)
     with open(out, "w") as f:
         f.write("# what mariadbd %s does with option lines beyond its help output\n" % version)

@@ -620,10 +620,12 @@ impl Catalog {
                 }
                 match info.kind {
                     // An optional argument: a bare number is 1, a bare
-                    // enum its first value.
-                    VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. } => {
-                        "1".into()
-                    }
+                    // boolean ON (judged as ON below), a bare enum its
+                    // first value.
+                    VarKind::Integer { .. }
+                    | VarKind::Size { .. }
+                    | VarKind::Float { .. }
+                    | VarKind::Bool => "1".into(),
                     _ => return None,
                 }
             }
@@ -646,6 +648,24 @@ impl Catalog {
                             "{} = {value} needs a key management plugin (plugin-load-add = \
                              file_key_management, with its key file), which these files do not load; \
                              the server will not start",
+                            info.name
+                        ),
+                        reason: Reason::BadValue,
+                        var: Some(info),
+                    });
+                }
+                // MariaDB without its built-in InnoDB has no engine for its
+                // default (InnoDB) and stops: "Unknown/unsupported storage
+                // engine: InnoDB".
+                if self.target().flavor == Flavor::Mariadb
+                    && info.name == "ignore_builtin_innodb"
+                    && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
+                {
+                    return Some(Judgement {
+                        effect: Effect::Refuses,
+                        message: format!(
+                            "{} = {value} disables the built-in InnoDB, the default storage engine; \
+                             the server will not start (Unknown/unsupported storage engine: InnoDB)",
                             info.name
                         ),
                         reason: Reason::BadValue,
@@ -899,6 +919,11 @@ impl Catalog {
                 (
                     facts.engines.is_empty() || facts.engines.contains(&lower),
                     "storage engine",
+                )
+            } else if matches!(info.name.as_str(), "lc_messages" | "lc_time_names") {
+                (
+                    facts.locales.is_empty() || facts.locales.contains(&lower),
+                    "locale",
                 )
             } else if info.name.starts_with("collation_") {
                 (
@@ -1233,6 +1258,8 @@ struct ServerFacts {
     no_arg: HashSet<String>,
     charsets: HashSet<String>,
     collations: HashSet<String>,
+    /// Locale names `lc_messages` / `lc_time_names` take (lowercase).
+    locales: HashSet<String>,
 }
 
 const MARIADB_10_11: &str = include_str!("../../data/catalog/mariadb-10.11-server.tsv");
@@ -1295,6 +1322,9 @@ fn parse_facts(text: &str) -> ServerFacts {
             }
             "collation" => {
                 f.collations.insert(name.to_string());
+            }
+            "locale" => {
+                f.locales.insert(name.to_string());
             }
             _ => {}
         }
