@@ -515,6 +515,12 @@ fn pinned() -> Vec<Case> {
         "lc_messages=DE_de",
         "lc_time_names=5",
         "lc_time_names=fr_FR",
+        "log_slave_updates=OFF",
+        "skip-log-slave-updates",
+        "log_slave_updates=ON",
+        "expire_logs_days=0",
+        "binlog_expire_logs_seconds=0",
+        "binlog_expire_logs_seconds=3600",
     ]
     .iter()
     .map(|l| Case::line("pinned", l))

@@ -421,6 +421,13 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
         let Some(needed) = catalog.requires(&opt.name) else {
             continue;
         };
+        // Turned off (log_slave_updates = OFF, skip-log-slave-updates, an
+        // expiry of 0), the option asks nothing of the other: the server
+        // does not warn.
+        let v = opt.value.trim();
+        if v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false") {
+            continue;
+        }
         let on = effective
             .options
             .get(needed)
