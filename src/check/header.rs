@@ -199,7 +199,7 @@ impl Header {
         }
         if let Some(m) = &self.memory_use {
             let text = format!(
-                "expected {} at {} connection{}, worst case {} (every allowed connection running a statement with all its buffers)",
+                "expected {} at {} connection{}, worst case {} (as many statements as may run at once, each with all its buffers)",
                 units::human_size(m.expected_bytes),
                 m.expected_connections,
                 if m.expected_connections == 1 { "" } else { "s" },
