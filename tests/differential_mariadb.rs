@@ -521,6 +521,11 @@ fn pinned() -> Vec<Case> {
         "expire_logs_days=0",
         "binlog_expire_logs_seconds=0",
         "binlog_expire_logs_seconds=3600",
+        "log_bin",
+        "log_bin=",
+        "skip-log-bin",
+        "flashback",
+        "flashback=OFF",
     ]
     .iter()
     .map(|l| Case::line("pinned", l))

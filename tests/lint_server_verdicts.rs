@@ -259,3 +259,53 @@ fn encrypting_temporary_files_needs_a_key_management_plugin() {
         show(&f)
     );
 }
+
+#[test]
+fn unknown_locales_and_ignore_builtin_innodb_are_refused() {
+    for line in [
+        "lc_messages = xx_YY",
+        "lc_time_names = 5",
+        "ignore-builtin-innodb",
+    ] {
+        let f = lint("mariadb-10.11", &mysqld(line));
+        assert_eq!(worst(&f), Some(Severity::Crit), "{line}: {}", show(&f));
+    }
+    for line in ["lc_messages = DE_de", "ignore_builtin_innodb = OFF"] {
+        let f = lint("mariadb-10.11", &mysqld(line));
+        assert!(
+            f.iter().all(|x| x.severity < Severity::Crit),
+            "{line}: {}",
+            show(&f)
+        );
+    }
+}
+
+#[test]
+fn binlog_options_turned_off_need_no_log_bin_and_an_unnamed_log_warns() {
+    for line in [
+        "log_slave_updates = OFF",
+        "skip-log-slave-updates",
+        "expire_logs_days = 0",
+    ] {
+        let f = lint("mariadb-10.11", &mysqld(line));
+        assert!(!f.iter().any(|x| x.code == "MT015"), "{line}: {}", show(&f));
+    }
+    assert!(
+        lint("mariadb-10.11", &mysqld("log_slave_updates = ON"))
+            .iter()
+            .any(|x| x.code == "MT015")
+    );
+    for text in ["log_bin", "log_bin =", "flashback"] {
+        let f = lint("mariadb-10.11", &mysqld(text));
+        assert!(f.iter().any(|x| x.code == "MT021"), "{text}: {}", show(&f));
+    }
+    for text in [
+        "log_bin = mysql-bin",
+        "skip-log-bin",
+        "log_bin\nlog_basename = db1",
+        "flashback\nlog_bin = x",
+    ] {
+        let f = lint("mariadb-10.11", &mysqld(text));
+        assert!(!f.iter().any(|x| x.code == "MT021"), "{text}: {}", show(&f));
+    }
+}

@@ -170,11 +170,27 @@ pub const WITHOUT_EFFECT: Check = Check {
     sources: &["https://mariadb.com/kb/en/binary-log/"],
 };
 
+pub const BINLOG_WITHOUT_NAME: Check = Check {
+    code: "MT021",
+    name: "binary-log-without-basename",
+    severity: Severity::Warn,
+    summary: "The binary log turned on without a file name (log_bin bare or empty, or flashback)",
+    rationale: "Without a name the binary log and its index are named after the host \
+                (HOSTNAME-bin.000001), and MariaDB warns at start-up that replication breaks when \
+                this server is a source and its host name changes: the new name finds no index and \
+                starts a new log sequence. Give the log a name (log_bin = mysql-bin) or set \
+                log_basename, which names the relay logs and the index too.",
+    sources: &[
+        "https://mariadb.com/kb/en/replication-and-binary-log-system-variables/#log_bin",
+        "https://mariadb.com/kb/en/mariadbd-options/#-log-basename",
+    ],
+};
+
 /// The same check in ruff, whose behaviour this one follows.
 const LINT_DOCS: &str = "https://docs.astral.sh/ruff/rules/unused-noqa/";
 
 /// Every structural check, in code order.
-pub const ALL: [Check; 12] = [
+pub const ALL: [Check; 13] = [
     SYNTAX_ERROR,
     UNKNOWN_OPTION,
     REMOVED_OPTION,
@@ -187,6 +203,7 @@ pub const ALL: [Check; 12] = [
     SYSTEM_FILE_SYNTAX,
     NAME_PREFIX,
     WITHOUT_EFFECT,
+    BINLOG_WITHOUT_NAME,
 ];
 
 /// A check by code (any case) or name.

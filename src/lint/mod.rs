@@ -266,6 +266,7 @@ pub fn lint_loaded(
 
     duplicates(loaded, effective, &mut out);
     needs_another(effective, catalog, &mut out);
+    binlog_without_name(loaded, effective, target, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
 }
@@ -444,6 +445,59 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
                 Some(opt.name.clone()),
             ));
         }
+    }
+}
+
+/// MariaDB warns when the binary log is on without a name: `log_bin` bare
+/// or empty, or `flashback` (which turns it on) without `log_bin`, unless
+/// `log_basename` or `log_bin_index` names the files.
+fn binlog_without_name(
+    loaded: &LoadedFiles,
+    effective: &ConfigFacts,
+    target: &Target,
+    out: &mut Vec<Finding>,
+) {
+    if target.flavor != crate::target::Flavor::Mariadb {
+        return;
+    }
+    let get = |n: &str| effective.options.get(n);
+    let off = |v: &str| {
+        let v = v.trim();
+        v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false")
+    };
+    if get("log_basename").is_some() || get("log_bin_index").is_some() {
+        return;
+    }
+    // The line as written: a bare `log_bin` has no value (the effective
+    // options show it as ON, which would name the log "ON").
+    let written_empty = |o: &crate::facts::ConfigOption| {
+        loaded
+            .entries
+            .iter()
+            .find(|e| e.location == o.location)
+            .is_some_and(|e| {
+                !matches!(
+                    e.modifier,
+                    crate::cnf::Modifier::Skip | crate::cnf::Modifier::Disable
+                ) && e.value.as_deref().is_none_or(|v| v.trim().is_empty())
+            })
+    };
+    let unnamed = match (get("log_bin"), get("flashback")) {
+        (Some(o), _) if written_empty(o) => Some(o),
+        (None, Some(o)) if !off(&o.value) => Some(o),
+        _ => None,
+    };
+    if let Some(o) = unnamed {
+        out.push(finding(
+            &checks::BINLOG_WITHOUT_NAME,
+            checks::BINLOG_WITHOUT_NAME.severity,
+            format!(
+                "{} turns the binary log on without a name: its files are named after the host, and the server warns that replication breaks when the host is renamed; set log_bin = mysql-bin (or log_basename)",
+                if o.name == "flashback" { "flashback" } else { "log_bin without a value" }
+            ),
+            Some(o.location.clone()),
+            Some(o.name.clone()),
+        ));
     }
 }
 
