@@ -1053,6 +1053,15 @@ const MARIADB_NEEDS_LOG_BIN: &[&str] = &[
 ];
 
 impl Catalog {
+    /// Does the server warn when the binary log is on without a name
+    /// (`log_bin` bare or empty, `flashback` alone) and neither
+    /// `log_basename` nor `log_bin_index` names it? MariaDB does ("No
+    /// argument was provided to --log-bin ..."), checked by the
+    /// differential test.
+    pub fn warns_unnamed_binlog(&self) -> bool {
+        self.target().flavor == Flavor::Mariadb
+    }
+
     /// The option `name` needs to have any effect, when the server warns
     /// about it standing alone (MariaDB: the binary log's settings without
     /// `log_bin`).

@@ -266,7 +266,7 @@ pub fn lint_loaded(
 
     duplicates(loaded, effective, &mut out);
     needs_another(effective, catalog, &mut out);
-    binlog_without_name(loaded, effective, target, &mut out);
+    binlog_without_name(loaded, effective, catalog, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
 }
@@ -448,16 +448,17 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
     }
 }
 
-/// MariaDB warns when the binary log is on without a name: `log_bin` bare
-/// or empty, or `flashback` (which turns it on) without `log_bin`, unless
-/// `log_basename` or `log_bin_index` names the files.
+/// The binary log on without a name, where the server warns about it
+/// ([`Catalog::warns_unnamed_binlog`]): `log_bin` bare or empty, or
+/// `flashback` (which turns it on) without `log_bin`, unless `log_basename`
+/// or `log_bin_index` names the files.
 fn binlog_without_name(
     loaded: &LoadedFiles,
     effective: &ConfigFacts,
-    target: &Target,
+    catalog: &Catalog,
     out: &mut Vec<Finding>,
 ) {
-    if target.flavor != crate::target::Flavor::Mariadb {
+    if !catalog.warns_unnamed_binlog() {
         return;
     }
     let get = |n: &str| effective.options.get(n);
