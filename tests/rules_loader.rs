@@ -376,3 +376,19 @@ fn a_model_entry_uses_only_the_entries_before_it_and_is_defined_once() {
     let e = error(&[("l.toml", "[model]\nx = \"let.y\"\n")]);
     assert!(e.contains("'let.y': only a rule's when"), "{e}");
 }
+
+#[test]
+fn a_model_that_expands_too_deep_is_refused_not_a_stack_overflow() {
+    // Each entry nests 60 negations over the one before: written, every
+    // entry is within the parser's 128 levels; expanded, d3 is 181 deep.
+    let mut text = String::from("[model]\nd0 = \"1\"\n");
+    for i in 1..=5 {
+        let open = "-(".repeat(60);
+        let close = ")".repeat(60);
+        text.push_str(&format!("d{i} = \"{open}model.d{}{close}\"\n", i - 1));
+    }
+    let e = error(&[("deep.toml", &text)]);
+    assert!(e.starts_with("DIR/deep.toml:5:"), "{e}");
+    assert!(e.contains("model.d3 expands to 181 levels"), "{e}");
+    assert!(e.contains("more than 128 levels"), "{e}");
+}

@@ -391,10 +391,23 @@ fn load_model(idx: &LineIndex, raw: &RawFile, model: &mut Model) -> Result<(), R
         };
         let (c, ty) = compile(idx, text, &env)?;
         let uses = model.used_by(std::iter::once(&c.expr));
+        let expr = model.expand(&c.expr);
+        // The evaluator recurses once per level: the expansion is bounded
+        // like any written expression.
+        if expr.depth() > expr::MAX_DEPTH {
+            return Err(idx.err(
+                text.span().start,
+                format!(
+                    "model.{name} expands to {} levels of nesting (more than {} levels): split it",
+                    expr.depth(),
+                    expr::MAX_DEPTH
+                ),
+            ));
+        }
         let entry = ModelEntry {
             name: name.clone(),
             text: c.text,
-            expr: model.expand(&c.expr),
+            expr,
             ty,
             uses,
             location,

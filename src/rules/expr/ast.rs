@@ -356,6 +356,20 @@ fn fmt_list(items: &[Expr], f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 impl Expr {
+    /// Levels of nesting: 1 for a leaf, one more for each operator, call,
+    /// list or `in` around it. The evaluator recurses once per level, so the
+    /// loader bounds it after expanding the shared model into a rule.
+    pub fn depth(&self) -> usize {
+        let max = |items: &[Expr]| items.iter().map(Expr::depth).max().unwrap_or(0);
+        1 + match &self.kind {
+            ExprKind::List(items) | ExprKind::Call(_, items) => max(items),
+            ExprKind::Unary(_, e) => e.depth(),
+            ExprKind::Binary(_, a, b) => a.depth().max(b.depth()),
+            ExprKind::In(a, items) => a.depth().max(max(items)),
+            _ => 0,
+        }
+    }
+
     /// A copy with every fact for which `f` returns an expression replaced by
     /// it (used to expand `let.` names when comparing recommendations).
     pub fn substitute(&self, f: &dyn Fn(&FactRef) -> Option<Expr>) -> Expr {

@@ -19,7 +19,7 @@ mod tests;
 pub use ast::{Expr, FactRef, Namespace, Span};
 pub use check::{CheckEnv, check};
 pub use eval::{EngineFigure, Scope, eval};
-pub use parser::parse;
+pub use parser::{MAX_DEPTH, parse};
 pub use value::{EvalError, Type, Value};
 
 /// A syntax, name or type error at a span of the expression text.
