@@ -104,29 +104,25 @@ impl Plan {
     /// An info finding (MT128: the pool already holds all the data) is no
     /// shortfall.
     pub fn shortfalls(&self) -> Vec<String> {
-        self.shortfalls_where(|_| true)
+        self.shortfall_findings()
+            .map(|f| f.message.clone())
+            .collect()
     }
 
     /// The shortfalls of rules of the OS family (`os`: gen-sysctl prints
     /// them) or of the others (`!os`: gen-cnf), each as "message (CODE)":
     /// a warning names its rule as every written line does.
     pub fn shortfalls_of_os(&self, os: bool) -> Vec<String> {
-        self.unresolved
-            .iter()
-            .filter(|f| {
-                f.severity >= crate::rules::Severity::Warn
-                    && (f.family == crate::rules::Family::Os) == os
-            })
+        self.shortfall_findings()
+            .filter(|f| (f.family == crate::rules::Family::Os) == os)
             .map(|f| format!("{} ({})", f.message, f.code))
             .collect()
     }
 
-    fn shortfalls_where(&self, keep: impl Fn(&crate::rules::Finding) -> bool) -> Vec<String> {
+    fn shortfall_findings(&self) -> impl Iterator<Item = &crate::rules::Finding> {
         self.unresolved
             .iter()
-            .filter(|f| f.severity >= crate::rules::Severity::Warn && keep(f))
-            .map(|f| f.message.clone())
-            .collect()
+            .filter(|f| f.severity >= crate::rules::Severity::Warn)
     }
 }
 

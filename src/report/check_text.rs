@@ -118,18 +118,14 @@ fn compact(out: &mut String, rows: &[&Finding], style: Style) {
                 part.push_str(&clip(v, VALUE_MAX));
             }
             // No-break spaces keep `current → recommended` on one line.
-            let value = |v: &str| clip(v, VALUE_MAX);
             match (&f.current, &f.recommended) {
-                (Some(c), Some(r)) => {
-                    let _ = write!(part, " {}\u{a0}→\u{a0}{}", value(c), value(r));
-                }
-                (Some(c), None) => {
-                    let _ = write!(part, " =\u{a0}{}", value(c));
-                }
-                (None, Some(r)) => {
-                    let _ = write!(part, " →\u{a0}{}", value(r));
+                (Some(_), None) => {
+                    let _ = write!(part, " =\u{a0}{}", change_text(f, "\u{a0}"));
                 }
                 (None, None) => {}
+                _ => {
+                    let _ = write!(part, " {}", change_text(f, "\u{a0}"));
+                }
             }
             if let Some(loc) = &f.location {
                 let _ = write!(part, " ({})", clip(&loc.to_string(), VALUE_MAX));
@@ -213,13 +209,7 @@ fn table(rows: &[&Finding], style: Style) -> Table {
                 variable.push_str(&clip(&loc.to_string(), VALUE_MAX));
             }
             variables.push(variable);
-            let value = |v: &str| clip(v, VALUE_MAX);
-            changes.push(match (&f.current, &f.recommended) {
-                (Some(c), Some(r)) => format!("{} → {}", value(c), value(r)),
-                (Some(c), None) => value(c),
-                (None, Some(r)) => format!("→ {}", value(r)),
-                (None, None) => String::new(),
-            });
+            changes.push(change_text(f, " "));
         }
         let (variable, change) = (variables.join("\n"), changes.join("\n"));
         let mut code = Cell::new(&f.code);
@@ -237,6 +227,18 @@ fn table(rows: &[&Finding], style: Style) -> Table {
         ]);
     }
     t
+}
+
+/// `current → recommended` (either side alone when the other is absent),
+/// clipped, with `space` around the arrow.
+fn change_text(f: &Finding, space: &str) -> String {
+    let value = |v: &str| clip(v, VALUE_MAX);
+    match (&f.current, &f.recommended) {
+        (Some(c), Some(r)) => format!("{}{space}→{space}{}", value(c), value(r)),
+        (Some(c), None) => value(c),
+        (None, Some(r)) => format!("→{space}{}", value(r)),
+        (None, None) => String::new(),
+    }
 }
 
 /// The block for an option file: a group header, then per change a comment
