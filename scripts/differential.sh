@@ -7,6 +7,7 @@
 #
 #   scripts/differential.sh              # full corpus
 #   MYTUNE_DIFF_SEED=7 MYTUNE_DIFF_SAMPLE=1000 scripts/differential.sh --sample
+#   MYTUNE_DIFF_IDS=ids.txt scripts/differential.sh --sample   # only these cases
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != "--sample" ]; then

@@ -22,6 +22,13 @@ Exit status:
   1  findings at or above --fail-on (default warn)
   2  usage error, unreadable or missing input, unknown target, or (check) no connection";
 
+/// Exit codes of `lint`, whose `--diff` answers another question.
+pub const LINT_EXIT_CODES: &str = "\
+Exit status:
+  0  no finding at or above --fail-on (after --fix: none left); with --diff: nothing to fix
+  1  findings at or above --fail-on (default warn); with --diff: there are fixes to apply
+  2  usage error, unreadable or missing input, unknown target, or a fix that could not be written";
+
 /// Exit codes of a command that only prints or writes.
 pub const PLAIN_EXIT_CODES: &str = "\
 Exit status:
@@ -52,7 +59,7 @@ pub enum Command {
     #[command(after_help = PLAIN_EXIT_CODES)]
     Explain(ExplainArgs),
     /// Check option files: syntax, unknown/removed/deprecated options, values, groups, rules.
-    #[command(after_help = JUDGE_EXIT_CODES)]
+    #[command(after_help = LINT_EXIT_CODES)]
     Lint(LintArgs),
     /// Collect host and server facts into a JSON snapshot.
     #[command(disable_help_flag = true, after_help = PLAIN_EXIT_CODES)]
@@ -183,6 +190,13 @@ pub struct LintArgs {
     /// Also print, on stderr, the rules that were not applicable and why.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Rewrite in place what has one mechanical fix (names, removed options, clamped values,
+    /// lines set twice), keeping every other byte; then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+    /// Print the fixes as a unified diff and change nothing (exit 1 when there is one).
+    #[arg(long)]
+    pub diff: bool,
 }
 
 /// A `--target` value: FLAVOR-VERSION with a variable catalog to judge it

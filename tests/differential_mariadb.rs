@@ -14,7 +14,8 @@
 //! 1; `MYTUNE_DIFF_SAMPLE`, default 240 cases, plus every pinned regression
 //! case), so a failure reproduces from the seed it prints.
 //! `scripts/differential.sh` runs the whole corpus and prints the confusion
-//! matrix (`MYTUNE_DIFF_FULL=1`).
+//! matrix (`MYTUNE_DIFF_FULL=1`); `MYTUNE_DIFF_IDS=FILE` judges again only the
+//! cases named in FILE, one `DISAGREE` id per line.
 
 #[path = "support/mariadb.rs"]
 mod mariadb;
@@ -790,6 +791,22 @@ fn catalogs() -> (&'static Catalog, Vec<&'static Catalog>) {
     (cat, others)
 }
 
+/// The case ids named one per line in the file `MYTUNE_DIFF_IDS` (as a
+/// `DISAGREE` line prints them), to judge again only the cases a full run
+/// disagreed on.
+fn listed_ids() -> Option<std::collections::BTreeSet<String>> {
+    let path = std::env::var_os("MYTUNE_DIFF_IDS")?;
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("MYTUNE_DIFF_IDS {}: {e}", Path::new(&path).display()));
+    Some(
+        text.lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
 #[test]
 fn lint_agrees_with_the_real_mariadbd() {
     let oracle = match Oracle::new() {
@@ -812,7 +829,15 @@ fn lint_agrees_with_the_real_mariadbd() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(240);
     let total = all.len();
-    let cases = if full { all } else { sample(all, n, seed) };
+    let cases = if let Some(ids) = listed_ids() {
+        all.into_iter()
+            .filter(|c| ids.contains(&c.id.replace('\n', "\\n")))
+            .collect()
+    } else if full {
+        all
+    } else {
+        sample(all, n, seed)
+    };
     println!(
         "differential test against mariadbd {} ({}): {} of {total} cases, seed {seed}",
         oracle.version,

@@ -17,6 +17,7 @@
 
 mod line;
 mod parse;
+pub mod replacements;
 mod suggest;
 pub(crate) use suggest::distance as edit_distance;
 mod types;
@@ -30,7 +31,8 @@ use thiserror::Error;
 use crate::target::{Flavor, Target, Version};
 
 pub use line::{
-    Effect, Judgement, LineContext, Reason, enum_index, flavor_name, parse_number, written_name,
+    Effect, Judgement, LineContext, Reason, enum_index, flavor_name, parse_number, release_name,
+    written_name,
 };
 pub use types::{VarInfo, VarKind, VarStatus};
 pub use validate::ValueError;
@@ -384,6 +386,21 @@ impl Catalog {
     pub fn suggest(&self, name: &str) -> Option<&str> {
         let canon = canonical_name(name);
         suggest::best(
+            &canon,
+            self.vars
+                .iter()
+                .filter(|v| !v.status.is_removed())
+                .map(|v| v.name.as_str()),
+        )
+    }
+
+    /// The one current name `name` is a clear misspelling of: the only
+    /// name at the smallest edit distance (within the same limits as
+    /// [`Catalog::suggest`]), with no other name within one more edit.
+    /// `lint --fix` renames only such typos.
+    pub fn clear_typo(&self, name: &str) -> Option<&str> {
+        let canon = canonical_name(name);
+        suggest::unique(
             &canon,
             self.vars
                 .iter()

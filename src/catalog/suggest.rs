@@ -85,6 +85,26 @@ pub(crate) fn best<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) ->
     best.map(|(_, c)| c).or(prefix)
 }
 
+/// The candidate at the smallest edit distance from `name` (1 ≤ d ≤
+/// [`limit_for`]), if it is the only one within `d + 1`: a clear typo, not a
+/// guess between neighbours (`max_conections` → `max_connections`, but not
+/// `innodb_log_fil` between two file options).
+pub(crate) fn unique<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = limit_for(name.len());
+    let (mut prev, mut cur) = (Vec::with_capacity(64), Vec::with_capacity(64));
+    let mut near: Vec<(usize, &'a str)> = candidates
+        .filter(|c| *c != name)
+        .map(|c| (distance_with(name, c, limit + 1, &mut prev, &mut cur), c))
+        .filter(|(d, _)| *d <= limit + 1)
+        .collect();
+    near.sort();
+    match near.as_slice() {
+        [(d, c)] if *d <= limit => Some(c),
+        [(d, c), (d2, _), ..] if *d <= limit && *d2 > d + 1 => Some(c),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +133,17 @@ mod tests {
             Some("innodb_buffer_pool_size")
         );
         assert_eq!(best("zzzzzz", names.iter().copied()), None);
+    }
+
+    #[test]
+    fn a_clear_typo_has_no_close_second() {
+        let names = ["max_connections", "max_connect_errors", "sort_buffer_size"];
+        assert_eq!(
+            unique("max_conections", names.iter().copied()),
+            Some("max_connections")
+        );
+        assert_eq!(unique("zzzzzz", names.iter().copied()), None);
+        let two = ["innodb_log_file_size", "innodb_log_file_sizes"];
+        assert_eq!(unique("innodb_log_file_siz", two.iter().copied()), None);
     }
 }

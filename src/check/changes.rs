@@ -159,6 +159,7 @@ mod tests {
             rationale: String::new(),
             sources: vec![],
             confidence: crate::rules::Confidence::High,
+            fix: None,
         };
         let t: Target = "mariadb-10.11".parse().unwrap();
         let changes = suggest(

@@ -44,6 +44,7 @@ pub fn load(path: &Path) -> Result<LoadedFiles, CnfError> {
     loader.files.files.push(path.to_path_buf());
     loader.check_permissions(path);
     let text = loader.decode(&bytes, path);
+    loader.files.texts.push(text.clone());
     loader.read_text(&text, path, 0);
     Ok(loader.files)
 }
@@ -54,6 +55,7 @@ pub fn load_str(text: &str, path: &Path) -> LoadedFiles {
     let mut loader = Loader::default();
     loader.stack.push(identity(path));
     loader.files.files.push(path.to_path_buf());
+    loader.files.texts.push(text.to_string());
     loader.read_text(text, path, 0);
     loader.files
 }
@@ -286,6 +288,7 @@ impl Loader {
         self.files.files.push(target.to_path_buf());
         self.check_permissions(target);
         let text = self.decode(&bytes, target);
+        self.files.texts.push(text.clone());
         self.stack.push(id);
         self.read_text(&text, target, depth);
         self.stack.pop();

@@ -56,6 +56,7 @@ pub use names::{
     OPTIONS_NAMED_WITH_A_PREFIX, REPEATABLE_OPTIONS, canonical_name, is_repeatable, split_name,
     split_name_with,
 };
+pub(crate) use syntax::comment_start;
 pub use syntax::{format_value, unquote_value};
 
 /// A prefix that changes how the server reads an option name
@@ -138,4 +139,22 @@ pub struct LoadedFiles {
     pub entries: Vec<OptionEntry>,
     /// Every problem found, in reading order.
     pub errors: Vec<CnfError>,
+    /// The text of each of `files` as read (same order), so that a fixer
+    /// can rewrite a line it points at. Never serialized: it may hold
+    /// passwords.
+    #[serde(skip)]
+    pub texts: Vec<String>,
+}
+
+impl LoadedFiles {
+    /// The text of line `loc.line` (1-based) of the file `loc.file`, without
+    /// its line ending, as it was read.
+    pub fn line_text(&self, loc: &SourceLocation) -> Option<&str> {
+        let i = self.files.iter().position(|f| *f == loc.file)?;
+        let text = self.texts.get(i)?;
+        let line = text
+            .split('\n')
+            .nth(usize::try_from(loc.line).ok()?.checked_sub(1)?)?;
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use mytune::lint::{LintOptions, config, lint_files, walk};
+use mytune::lint::{LintOptions, apply, config, lint_files, walk};
 use mytune::report::{self, json::Report};
 use mytune::target::Target;
 
@@ -68,7 +68,49 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         rules: &rules,
         fallback,
     };
-    let outcome = lint_files(&files, &opts);
+    let mut outcome = lint_files(&files, &opts);
+    if (args.fix || args.diff) && outcome.errors.is_empty() {
+        let may_write = |p: &std::path::Path| apply::under_given(p, &args.files);
+        let read = |p: &std::path::Path| std::fs::read(p);
+        let plan = apply::plan(&outcome.findings, &may_write, &read);
+        for s in &plan.skipped {
+            mytune::stderr_line!("mytune: {s}");
+        }
+        let later = match plan.deferred {
+            0 => String::new(),
+            n => format!("; {n} more overlap them on the same lines: run --fix again"),
+        };
+        if args.diff {
+            super::emit(&apply::diff(&plan))?;
+            eprintln!(
+                "mytune: {} fix(es) in {} file(s) would be applied{later}",
+                plan.applied,
+                plan.files.len()
+            );
+            return Ok(if plan.files.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            });
+        }
+        match apply::write(&plan) {
+            Ok(written) => {
+                eprintln!(
+                    "mytune: fixed {} finding(s) in {} file(s){later}",
+                    plan.applied,
+                    written.len()
+                );
+                if !written.is_empty() {
+                    // Report what is left, from the files as they are now.
+                    outcome = lint_files(&files, &opts);
+                }
+            }
+            Err(e) => {
+                mytune::stderr_line!("mytune: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
     for t in &outcome.targets {
         if let Some(note) = mytune::catalog::Catalog::stand_in_note(t) {
             eprintln!("note: {note}");

@@ -236,6 +236,7 @@ impl Check {
             rationale: self.rationale.to_string(),
             sources: self.sources.iter().map(|url| Source::link(*url)).collect(),
             confidence: self.confidence(),
+            fix: None,
         }
     }
 

@@ -10,8 +10,10 @@
 //! ([`config`]) describes the host, sysctl and limits files ([`system`])
 //! become host facts, inline comments ([`suppress`]) silence findings.
 
+pub mod apply;
 pub mod checks;
 pub mod config;
+pub mod fix;
 pub mod limits_file;
 pub mod run;
 pub mod suppress;
@@ -212,6 +214,12 @@ pub fn lint_loaded(
     let server_groups = cnf::server_groups(target);
     let mut ctx = loaded_plugins(loaded, &server_groups);
     ctx.target = Some(target.resolved());
+    let fixes = fix::FixContext {
+        loaded,
+        effective,
+        catalog,
+        ctx: &ctx,
+    };
     let mut unread_groups: BTreeMap<String, (SourceLocation, usize)> = BTreeMap::new();
 
     for e in &loaded.entries {
@@ -230,7 +238,7 @@ pub fn lint_loaded(
         }
         let group = e.group_as_read();
         if server_groups.iter().any(|g| g == group) {
-            check_server_entry(e, catalog, &ctx, &mut out);
+            check_server_entry(e, catalog, &ctx, &fixes, &mut out);
         } else if CLIENT_GROUPS.contains(&group) {
             check_client_entry(e, group, catalog, &mut out);
         } else if let Some((_, program, known)) =
@@ -264,7 +272,7 @@ pub fn lint_loaded(
         ));
     }
 
-    duplicates(loaded, effective, &mut out);
+    duplicates(loaded, effective, &fixes, &mut out);
     needs_another(effective, catalog, &mut out);
     binlog_without_name(loaded, effective, catalog, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
@@ -291,9 +299,11 @@ fn check_server_entry(
     e: &OptionEntry,
     catalog: &Catalog,
     ctx: &LineContext,
+    fixes: &fix::FixContext,
     out: &mut Vec<Finding>,
 ) {
     for j in catalog.judge_line(e, ctx) {
+        let mended = fixes.for_judgement(e, &j.reason, j.var);
         let severity = match (j.effect, &j.reason) {
             (Effect::Refuses, _) => Severity::Crit,
             // A deliberate loose- option of an absent plugin: the server
@@ -323,13 +333,15 @@ fn check_server_entry(
             }
             _ => j.message,
         };
-        out.push(finding(
+        let mut f = finding(
             check,
             severity,
             message,
             Some(e.location.clone()),
             Some(variable),
-        ));
+        );
+        f.fix = mended;
+        out.push(f);
     }
 }
 
@@ -513,7 +525,12 @@ fn shown(name: &str, value: &str) -> String {
 }
 
 /// Earlier occurrences of an option in the server's groups have no effect.
-fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Finding>) {
+fn duplicates(
+    loaded: &LoadedFiles,
+    effective: &ConfigFacts,
+    fixes: &fix::FixContext,
+    out: &mut Vec<Finding>,
+) {
     let by_location: HashMap<&SourceLocation, &OptionEntry> =
         loaded.entries.iter().map(|e| (&e.location, e)).collect();
     for opt in effective.options.values() {
@@ -529,13 +546,15 @@ fn duplicates(loaded: &LoadedFiles, effective: &ConfigFacts, out: &mut Vec<Findi
                 Some(v) => format!("this value ({}) is ignored", shown(&opt.name, v)),
                 None => "this line has no effect".to_string(),
             };
-            out.push(finding(
+            let mut f = finding(
                 &checks::DUPLICATE_OPTION,
                 Severity::Warn,
                 format!("{} is set again at {}: {what}", opt.name, opt.location),
                 Some(loc.clone()),
                 Some(opt.name.clone()),
-            ));
+            );
+            f.fix = fixes.for_shadowed(loc, &opt.location);
+            out.push(f);
         }
     }
 }

@@ -140,6 +140,7 @@ mod tests {
             rationale: String::new(),
             sources: vec![],
             confidence: Confidence::High,
+            fix: None,
         }
     }
 

@@ -245,6 +245,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
         rationale: rule.rationale.clone(),
         sources: rule.sources.clone(),
         confidence,
+        fix: None,
     };
 
     if recs.is_empty() {

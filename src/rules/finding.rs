@@ -34,6 +34,35 @@ pub struct Finding {
     /// link the URL).
     pub sources: Vec<Source>,
     pub confidence: Confidence,
+    /// The mechanical edit that mends it (`mytune lint --fix`), when there
+    /// is exactly one correct answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// Edits that mend a finding. Each replaces one whole line by one line, so
+/// applying a fix never moves another line and every other finding's
+/// location stays true.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// What the fix does, for a user (`rename tx_isolation to
+    /// transaction_isolation`).
+    pub description: String,
+    pub edits: Vec<LineEdit>,
+}
+
+/// One line's replacement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineEdit {
+    pub file: std::path::PathBuf,
+    /// 1-based.
+    pub line: u32,
+    /// The line as it is now (without its line ending): a fix is applied
+    /// only to the line it was made for.
+    #[serde(skip)]
+    pub old: String,
+    /// The line it becomes (without its line ending).
+    pub text: String,
 }
 
 /// One setting of the consistent recommendation set.

@@ -23,7 +23,7 @@ pub mod schema;
 pub mod template;
 
 pub use evaluate::{Defaults, EvalInput};
-pub use finding::{Evaluation, Finding, NotApplicable, Recommendation};
+pub use finding::{Evaluation, Finding, Fix, LineEdit, NotApplicable, Recommendation};
 pub use loader::{RuleError, RuleSet};
 pub use profile::{Durability, Profile, Workload};
 pub use schema::{Confidence, Family, Rule, Setting, Severity};
