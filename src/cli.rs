@@ -197,6 +197,13 @@ pub struct LintArgs {
     /// Print the fixes as a unified diff and change nothing (exit 1 when there is one).
     #[arg(long)]
     pub diff: bool,
+    /// Report only findings this baseline does not accept, and its entries that match nothing
+    /// (default: mytune.toml's `baseline`).
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE as the baseline, and report nothing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
+    pub write_baseline: Option<PathBuf>,
 }
 
 /// A `--target` value: FLAVOR-VERSION with a variable catalog to judge it

@@ -570,6 +570,7 @@ fn lint(rules: &RuleSet, dir: &Path, text: &str, toml: &str, target: Target) -> 
             config: None,
             rules,
             fallback: None,
+            baseline: Default::default(),
         },
     );
     assert!(out.errors.is_empty(), "{:?}", out.errors);

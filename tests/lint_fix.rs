@@ -25,6 +25,7 @@ fn lint(files: &[PathBuf], target: Target, rules: &RuleSet) -> Vec<Finding> {
         config: None,
         rules,
         fallback: None,
+        baseline: Default::default(),
     };
     let out = lint_files(files, &opts);
     assert!(out.errors.is_empty(), "{:?}", out.errors);

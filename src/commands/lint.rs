@@ -3,7 +3,8 @@
 
 use std::process::ExitCode;
 
-use mytune::lint::{LintOptions, apply, config, lint_files, walk};
+use mytune::lint::baseline::{self, Baseline};
+use mytune::lint::{BaselineChoice, LintOptions, apply, config, lint_files, walk};
 use mytune::report::{self, json::Report};
 use mytune::target::Target;
 
@@ -62,13 +63,51 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
             super::installed_server().map(|t| (t, "the server installed on this host".to_string()))
         }
     };
+    let given_baseline = match &args.baseline {
+        Some(p) => match Baseline::load(p) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                mytune::stderr_line!("mytune: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+        None => None,
+    };
     let opts = LintOptions {
         target: args.target,
         config: args.config.as_deref(),
         rules: &rules,
         fallback,
+        baseline: match (&given_baseline, &args.write_baseline) {
+            (_, Some(_)) => BaselineChoice::Off,
+            (Some(b), None) => BaselineChoice::Given(b),
+            (None, None) => BaselineChoice::FromConfig,
+        },
     };
     let mut outcome = lint_files(&files, &opts);
+    if let Some(path) = &args.write_baseline {
+        for e in &outcome.errors {
+            mytune::stderr_line!("mytune: {e}");
+        }
+        if !outcome.errors.is_empty() {
+            return Ok(ExitCode::from(2));
+        }
+        let read = |p: &std::path::Path| mytune::input::read_text(p).ok();
+        let text = baseline::render(&outcome.findings, path, &read);
+        let n = text.lines().filter(|l| !l.starts_with('#')).count();
+        if let Err(e) =
+            mytune::atomic::write(path, text.as_bytes(), 0o644, mytune::atomic::Backup::None)
+        {
+            mytune::stderr_line!("mytune: {e}");
+            return Ok(ExitCode::from(2));
+        }
+        eprintln!(
+            "mytune: wrote {n} finding(s) to {} as the baseline; `mytune lint --baseline {}` reports only new ones",
+            path.display(),
+            path.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     if (args.fix || args.diff) && outcome.errors.is_empty() {
         let may_write = |p: &std::path::Path| apply::under_given(p, &args.files);
         let read = |p: &std::path::Path| std::fs::read(p);

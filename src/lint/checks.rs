@@ -129,6 +129,17 @@ pub const UNUSED_SUPPRESSION: Check = Check {
     sources: &[LINT_DOCS],
 };
 
+pub const UNUSED_BASELINE_ENTRY: Check = Check {
+    code: "MT022",
+    name: "unused-baseline-entry",
+    severity: Severity::Warn,
+    summary: "A baseline entry that matches no finding any more",
+    rationale: "A baseline accepts the findings a repository had when it adopted mytune. Once one is fixed \
+                (or its line changed), its entry would silently accept the next finding that happens to \
+                match; reporting it keeps the baseline shrinking, as unused suppressions are reported (MT009).",
+    sources: &[LINT_DOCS],
+};
+
 pub const SYSTEM_FILE_SYNTAX: Check = Check {
     code: "MT010",
     name: "system-file-syntax-error",
@@ -190,7 +201,7 @@ pub const BINLOG_WITHOUT_NAME: Check = Check {
 const LINT_DOCS: &str = "https://docs.astral.sh/ruff/rules/unused-noqa/";
 
 /// Every structural check, in code order.
-pub const ALL: [Check; 13] = [
+pub const ALL: [Check; 14] = [
     SYNTAX_ERROR,
     UNKNOWN_OPTION,
     REMOVED_OPTION,
@@ -200,6 +211,7 @@ pub const ALL: [Check; 13] = [
     UNREAD_GROUP,
     LOOSE_TYPO,
     UNUSED_SUPPRESSION,
+    UNUSED_BASELINE_ENTRY,
     SYSTEM_FILE_SYNTAX,
     NAME_PREFIX,
     WITHOUT_EFFECT,

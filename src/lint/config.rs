@@ -62,6 +62,9 @@ pub struct ProjectConfig {
     /// Codes ignored everywhere.
     pub ignore: Vec<String>,
     per_path: Vec<(GlobSet, Vec<String>, String)>,
+    /// `baseline = "FILE"`: the baseline of the files this configuration
+    /// covers, relative to the configuration's directory.
+    pub baseline: Option<PathBuf>,
 }
 
 /// A `mytune.toml` that cannot be used, with the file and what is wrong.
@@ -89,6 +92,7 @@ struct Raw {
     severity: BTreeMap<String, String>,
     #[serde(default, rename = "per-path-ignores")]
     per_path_ignores: BTreeMap<String, Vec<String>>,
+    baseline: Option<String>,
 }
 
 impl ProjectConfig {
@@ -226,6 +230,11 @@ impl ProjectConfig {
                 .map_err(&err)?;
             per_path.push((set, codes, glob.clone()));
         }
+        let baseline = match raw.baseline.as_deref() {
+            Some("") => return Err(err("baseline: an empty path".into())),
+            Some(b) => Some(path.parent().unwrap_or(Path::new(".")).join(b)),
+            None => None,
+        };
         Ok(ProjectConfig {
             path: path.to_path_buf(),
             target,
@@ -234,6 +243,7 @@ impl ProjectConfig {
             levels,
             ignore,
             per_path,
+            baseline,
         })
     }
 

@@ -11,6 +11,7 @@
 //! become host facts, inline comments ([`suppress`]) silence findings.
 
 pub mod apply;
+pub mod baseline;
 pub mod checks;
 pub mod config;
 pub mod fix;
@@ -21,7 +22,7 @@ pub mod sysctl_file;
 pub mod system;
 pub mod walk;
 
-pub use run::{LintOptions, LintOutcome, lint_files};
+pub use run::{BaselineChoice, LintOptions, LintOutcome, lint_files};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::thread;
 
+use super::baseline::Baseline;
 use super::config::{Level, ProjectConfig, find_upward};
 use super::limits_file::Item;
 use super::suppress::{self, Suppression};
@@ -37,6 +38,20 @@ pub struct LintOptions<'a> {
     /// where it came from (e.g. the server installed here); `None`:
     /// [`DEFAULT_TARGET`].
     pub fallback: Option<(Target, String)>,
+    /// Which baseline drops accepted findings.
+    pub baseline: BaselineChoice<'a>,
+}
+
+/// Where a run's baseline comes from.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum BaselineChoice<'a> {
+    /// Each group's `mytune.toml` `baseline`, if it names one.
+    #[default]
+    FromConfig,
+    /// `--baseline FILE`, for every file.
+    Given(&'a Baseline),
+    /// None (`--write-baseline` records every finding).
+    Off,
 }
 
 /// A rule that could not be evaluated for a file, and why.
@@ -176,14 +191,85 @@ pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
                 inputs.len()
             )),
         }
+        let loaded_baseline;
+        let baseline = match (opts.baseline, cfg.and_then(|c| c.baseline.as_deref())) {
+            (BaselineChoice::Given(b), _) => Some(b),
+            (BaselineChoice::FromConfig, Some(path)) => match Baseline::load(path) {
+                Ok(b) => {
+                    loaded_baseline = b;
+                    Some(&loaded_baseline)
+                }
+                Err(e) => {
+                    out.errors.push(e.to_string());
+                    continue;
+                }
+            },
+            _ => None,
+        };
         match lint_group(&inputs, target, cfg, opts.rules, &mut na, &mut out.notes) {
-            Ok(f) => out.findings.extend(f),
+            Ok(f) => match baseline {
+                Some(b) => out.findings.extend(apply_baseline(b, f, &inputs)),
+                None => out.findings.extend(f),
+            },
             Err(e) => out.errors.push(e),
         }
     }
     out.not_applicable = na.into_iter().collect();
     dedup(&mut out.findings);
     out
+}
+
+/// Drop the findings `baseline` accepts; add an MT022 for each of its
+/// entries about these files that matched nothing.
+fn apply_baseline(baseline: &Baseline, findings: Vec<Finding>, inputs: &[Input]) -> Vec<Finding> {
+    let cache: std::cell::RefCell<HashMap<PathBuf, Option<String>>> = Default::default();
+    let read = |p: &Path| -> Option<String> {
+        if let Some(i) = inputs.iter().find(|i| i.path == p) {
+            return Some(i.text.clone());
+        }
+        cache
+            .borrow_mut()
+            .entry(p.to_path_buf())
+            .or_insert_with(|| crate::input::read_text(p).ok())
+            .clone()
+    };
+    // The files of this group, and the files they include.
+    let mut linted: Vec<PathBuf> = Vec::new();
+    for i in inputs {
+        let files = match i.kind {
+            FileKind::OptionFile => cnf::load_str(&i.text, &i.path).files,
+            _ => vec![i.path.clone()],
+        };
+        for f in files {
+            if !linted.contains(&f) {
+                linted.push(f);
+            }
+        }
+    }
+    let (mut kept, stale) = baseline.apply(findings, &linted, &read);
+    for e in stale {
+        kept.push(finding(
+            &checks::UNUSED_BASELINE_ENTRY,
+            checks::UNUSED_BASELINE_ENTRY.severity,
+            format!(
+                "this baseline entry ({} in {}{}) matches no finding any more; remove it",
+                e.code,
+                e.file,
+                if e.variable == "-" {
+                    String::new()
+                } else {
+                    format!(", {}", e.variable)
+                }
+            ),
+            Some(SourceLocation {
+                file: baseline.path.clone(),
+                line: e.line,
+                column: 1,
+            }),
+            None,
+        ));
+    }
+    kept
 }
 
 fn lint_group(
