@@ -12,12 +12,9 @@
 //! nothing any more is reported (MT022), like an unused suppression, so
 //! the baseline only shrinks.
 //!
-//! The file is text, one entry per line, so a review sees what was
-//! accepted:
-//!
-//! ```text
-//! MT004	conf/my.cnf	5f0c1d2a9e8b7c63	innodb_log_file_size
-//! ```
+//! The file is text, one entry per line with tab-separated columns, so a
+//! review sees what was accepted: `MT004`, `conf/my.cnf`,
+//! `5f0c1d2a9e8b7c63`, `innodb_log_file_size`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
