@@ -395,7 +395,7 @@ fn the_redo_capacity_of_a_file_with_only_the_old_settings_is_their_product() {
     let target: Target = "mysql-8.0".parse::<Target>().unwrap().resolved();
     let mt114 = |text: &str| -> Option<String> {
         fs::write(&path, text).unwrap();
-        lint(&[path.clone()], target, &rules)
+        lint(std::slice::from_ref(&path), target, &rules)
             .into_iter()
             .find(|f| f.code == "MT114")
             .map(|f| f.message)
