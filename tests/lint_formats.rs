@@ -142,7 +142,7 @@ fn github_annotations() {
     assert!(lines.iter().all(|l| l.starts_with("::error ")
         || l.starts_with("::warning ")
         || l.starts_with("::notice ")));
-    assert!(lines.contains(&"::error file=tests/fixtures/lint/project/etc/mysql/my.cnf,line=6,col=1,title=MT004 option-deprecated::expire_logs_days is deprecated since MySQL 8.0.3; use binlog_expire_logs_seconds instead"), "{out}");
+    assert!(lines.contains(&"::error file=tests/fixtures/lint/project/etc/mysql/my.cnf,line=6,col=1,title=MT004 option-deprecated::expire_logs_days is deprecated since MySQL 8.0.3; use binlog_expire_logs_seconds instead (`mytune lint --fix` mends it: replace expire_logs_days with binlog_expire_logs_seconds)"), "{out}");
     assert!(
         lines.iter().any(|l| l
             .starts_with("::notice file=tests/fixtures/lint/project/etc/mysql/my.cnf,line=7,")
@@ -179,8 +179,22 @@ fn json_and_text_agree() {
     let json: serde_json::Value = serde_json::from_slice(&lint("json").stdout).unwrap();
     let text = String::from_utf8_lossy(&lint("text").stdout).into_owned();
     let n = json["findings"].as_array().unwrap().len();
-    // The target line, one line per finding, the summary.
-    assert_eq!(text.lines().count(), n + 2, "{text}");
+    // The target line, one line per finding, the summary, and how many
+    // of them --fix mends.
+    let fixable = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f.get("fix").is_some())
+        .count();
+    assert!(fixable > 0);
+    assert_eq!(text.lines().count(), n + 3, "{text}");
+    assert!(
+        text.ends_with(&format!(
+            "{fixable} of them can be fixed with `mytune lint --fix` (`--diff` shows how).\n"
+        )),
+        "{text}"
+    );
     assert!(
         text.starts_with(
             "mytune lint: target mysql-8.0.41 (tests/fixtures/lint/project/mytune.toml)\n"
@@ -191,8 +205,95 @@ fn json_and_text_agree() {
         json["target_origin"],
         "tests/fixtures/lint/project/mytune.toml"
     );
-    assert!(text.ends_with(&format!(
-        "Found {n} problems ({} crit, {} warn, {} info) in 5 files for mysql-8.0.41.\n",
+    assert!(text.contains(&format!(
+        "\nFound {n} problems ({} crit, {} warn, {} info) in 5 files for mysql-8.0.41.\n",
         json["summary"]["crit"], json["summary"]["warn"], json["summary"]["info"]
     )));
+}
+
+/// A finding `lint --fix` mends carries the edit as a SARIF fix (a
+/// replacement of the line's text), and the GitHub annotation names the
+/// fix.
+#[test]
+fn sarif_carries_fixes_and_github_points_to_lint_fix() {
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_mytune"))
+            .env("MYTUNE_DETECT_SERVER", "0")
+            .args([
+                "lint",
+                "--target",
+                "mysql-8.0",
+                "--format",
+                format,
+                "tests/fixtures/fix/mixed.cnf",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run mytune")
+    };
+    let o = run("sarif");
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
+    let schema = sarif_schema();
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF schema errors:\n{}",
+        errors.join("\n")
+    );
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let tx = results
+        .iter()
+        .find(|r| {
+            r["ruleId"] == "MT003"
+                && r["message"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("tx_isolation")
+        })
+        .unwrap();
+    let change = &tx["fixes"][0]["artifactChanges"][0];
+    assert_eq!(
+        change["artifactLocation"]["uri"],
+        "tests/fixtures/fix/mixed.cnf"
+    );
+    let rep = &change["replacements"][0];
+    let old = "  tx-isolation = READ-COMMITTED   # the old name, with its comment kept";
+    assert_eq!(rep["deletedRegion"]["startLine"], 3);
+    assert_eq!(rep["deletedRegion"]["startColumn"], 1);
+    assert_eq!(rep["deletedRegion"]["endColumn"], old.chars().count() + 1);
+    assert_eq!(
+        rep["insertedContent"]["text"],
+        "  transaction-isolation = READ-COMMITTED   # the old name, with its comment kept"
+    );
+    // Not mechanical: no fix.
+    let unsafe_line = results
+        .iter()
+        .find(|r| {
+            r["message"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("innodb_locks_unsafe_for_binlog")
+        })
+        .unwrap();
+    assert!(unsafe_line.get("fixes").is_none());
+
+    let gh = String::from_utf8(run("github").stdout).unwrap();
+    let line = gh
+        .lines()
+        .find(|l| l.contains("tx_isolation was removed"))
+        .unwrap();
+    assert!(
+        line.contains("`mytune lint --fix` mends it: rename")
+            || line.contains("`mytune lint --fix` mends it: replace"),
+        "{line}"
+    );
+    let text = String::from_utf8(run("text").stdout).unwrap();
+    assert!(
+        text.contains("of them can be fixed with `mytune lint --fix`"),
+        "{text}"
+    );
 }

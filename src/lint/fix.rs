@@ -289,7 +289,7 @@ impl FixContext<'_> {
                 _ => e.value.clone().or_else(|| Some("ON".into())),
             }
         };
-        let description = format!("replace {} with {new} ({})", var.name, row.source);
+        let description = format!("replace {} with {new}", var.name);
         // The replacement already set in the same groups wins: this line
         // only draws the server's warning.
         if row.conversion != Conversion::Redo && self.effective.options.contains_key(new) {

@@ -47,7 +47,14 @@ pub fn render(findings: &[Finding]) -> String {
             "title={}",
             property(&format!("{} {}", f.code, f.name))
         ));
-        let _ = writeln!(out, "::{cmd} {}::{}", props.join(","), data(&f.message));
+        let message = match &f.fix {
+            Some(fix) => format!(
+                "{} (`mytune lint --fix` mends it: {})",
+                f.message, fix.description
+            ),
+            None => f.message.clone(),
+        };
+        let _ = writeln!(out, "::{cmd} {}::{}", props.join(","), data(&message));
     }
     out
 }

@@ -2,14 +2,16 @@
 //! services ingest): one run, the rules that produced findings as
 //! `tool.driver.rules` (name, summary, rationale as help, first source URL as
 //! helpUri), one result per finding with its file:line region. Severity maps
-//! to SARIF levels one to one (crit error, warn warning, info note).
+//! to SARIF levels one to one (crit error, warn warning, info note). A
+//! finding `lint --fix` can mend carries the edit as a SARIF `fix`, so code
+//! scanning can offer it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::rules::{Finding, Severity};
+use crate::rules::{Finding, Fix, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -96,6 +98,9 @@ pub fn render(findings: &[Finding]) -> String {
                     }
                 }]);
             }
+            if let Some(fix) = &f.fix {
+                r["fixes"] = json!([sarif_fix(fix)]);
+            }
             for (key, v) in [
                 ("variable", &f.variable),
                 ("current", &f.current),
@@ -125,6 +130,37 @@ pub fn render(findings: &[Finding]) -> String {
         }]
     });
     serde_json::to_string_pretty(&log).expect("SARIF always serializes") + "\n"
+}
+
+/// A fix as SARIF's `fix`: per file, each line's text (up to, not
+/// including, its line ending) replaced by the new text. Columns count
+/// Unicode code points, as the run's `columnKind` says.
+fn sarif_fix(fix: &Fix) -> Value {
+    let mut by_file: BTreeMap<&Path, Vec<Value>> = BTreeMap::new();
+    for e in &fix.edits {
+        by_file.entry(e.file.as_path()).or_default().push(json!({
+            "deletedRegion": {
+                "startLine": e.line,
+                "startColumn": 1,
+                "endLine": e.line,
+                "endColumn": e.old.chars().count() + 1,
+            },
+            "insertedContent": { "text": e.text },
+        }));
+    }
+    let changes: Vec<Value> = by_file
+        .into_iter()
+        .map(|(file, replacements)| {
+            json!({
+                "artifactLocation": { "uri": path_uri(file) },
+                "replacements": replacements,
+            })
+        })
+        .collect();
+    json!({
+        "description": { "text": fix.description },
+        "artifactChanges": changes,
+    })
 }
 
 fn help_markdown(f: &Finding) -> String {

@@ -48,6 +48,13 @@ pub fn findings(findings: &[Finding], what: &str) -> String {
             c.info,
             escape(what)
         );
+        let fixable = findings.iter().filter(|f| f.fix.is_some()).count();
+        if fixable > 0 {
+            let _ = writeln!(
+                out,
+                "{fixable} of them can be fixed with `mytune lint --fix` (`--diff` shows how)."
+            );
+        }
     }
     out
 }
