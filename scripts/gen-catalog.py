@@ -66,6 +66,13 @@ class Change:
     source: str
 
 
+# Defaults MariaDB changed after 10.11 that the 11.4 catalog (derived from 10.11.19's) would otherwise
+# miss: (name, 11.4 default, the manual page that documents it).
+MARIADB_114_DEFAULTS: list[tuple[str, str, str]] = [
+    # "Default Value: 3 (>= MariaDB 11.0), 0 (<= MariaDB 10.11)"
+    ("innodb_undo_tablespaces", "3", MARIADB_INNODB_VARS + "#innodb_undo_tablespaces"),
+]
+
 # Deprecations and removals from the manuals. An entry applies to every catalog series of its flavor
 # whose series is >= the `since` series (MySQL entries also apply to Percona Server).
 CHANGES: list[Change] = [
@@ -1582,11 +1589,18 @@ def main() -> int:
         if ch.flavor == "mariadb" and ch.status == "removed" and ch.name.startswith("innodb") and ch.name in m12_innodb:
             warnings.append(f"mariadb: {ch.name} curated as removed {ch.since} but present in the 12.x InnoDB list")
     warnings += apply_changes(m114, "mariadb", "11.4", [m1011, m106], derived=True)
+    # Defaults the manual documents as changed after 10.11 (the derived data keeps 10.11's otherwise).
+    for name, value, source in MARIADB_114_DEFAULTS:
+        if name in m114 and m114[name].status != "removed":
+            m114[name].default = value
+        else:
+            warnings.append(f"mariadb-11.4: curated default of {name} for a variable it does not have")
     write(out, "mariadb-11.4", m114, [
         "DERIVED (no raw list of 11.4 exists here): MariaDB 10.11.19 catalog, updated with the",
         "  11.0/11.1 sysvars_server_notembedded.result (MariaDB/server 0046cbec0399) for non-InnoDB variables",
-        "  (newer metadata for shared names; new names added without defaults) and the curated removals",
-        "  of 11.0/11.1 (manual URLs in the script); 11.2-11.4 additions are not covered",
+        "  (newer metadata for shared names; new names added without defaults), the curated removals",
+        "  of 11.0/11.1 and the curated default changes (manual URLs in the script); 11.2-11.4 additions",
+        "  are not covered",
     ], "11.4.0", "patch level unknown: the data describes 11.0/11.1 changes only")
 
     # ---- MySQL --------------------------------------------------------------------------------------

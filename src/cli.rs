@@ -201,6 +201,14 @@ pub struct LintArgs {
     /// (default: mytune.toml's `baseline`).
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
+    /// The release the files run on today: also report every variable they leave at its default
+    /// whose default changes on --target (MT023), as for an upgrade from FROM to --target.
+    #[arg(long, value_name = "FLAVOR-VERSION", value_parser = parse_target)]
+    pub from: Option<Target>,
+    /// With --fix and --from: write FROM's defaults into the file for the variables whose default
+    /// changes, so that the upgrade changes nothing.
+    #[arg(long, requires_all = ["fix", "from"])]
+    pub pin_defaults: bool,
     /// Record today's findings in FILE as the baseline, and report nothing.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
     pub write_baseline: Option<PathBuf>,

@@ -19,6 +19,7 @@ mod line;
 mod parse;
 pub mod replacements;
 mod suggest;
+pub mod upgrade;
 pub(crate) use suggest::distance as edit_distance;
 mod types;
 mod validate;

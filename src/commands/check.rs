@@ -77,6 +77,11 @@ pub struct CheckArgs {
     /// Write the report to FILE instead of standard output (no colours).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also report what an upgrade to this release changes: every variable running with today's
+    /// default whose default differs there (MT023), and what that release refuses or deprecates in
+    /// the --config files.
+    #[arg(long, value_name = "FLAVOR-VERSION", value_parser = crate::cli::parse_target)]
+    pub upgrade_to: Option<mytune::target::Target>,
     /// Also list the rules that did not apply, with the reason.
     #[arg(short = 'v', long)]
     pub verbose: bool,
@@ -101,6 +106,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .iter()
                 .chain(&skipped::ALL)
                 .chain(&errorlog::ALL)
+                // --upgrade-to reports option-file checks against the new release.
+                .chain(&mytune::lint::checks::ALL)
                 .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
     });
     if !unknown.is_empty() {
@@ -197,6 +204,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             .map(|f| f.code.clone()),
     };
     findings.extend(errorlog::findings(&server, &log_ctx));
+    if let Some(to) = args.upgrade_to {
+        findings.extend(upgrade_findings(&server, target, to, &args.config)?);
+    }
     findings.retain(|f| selection.keeps_finding(f));
     let not_applicable = if args.verbose {
         evaluation
@@ -372,4 +382,30 @@ mod tests {
         assert_eq!(width_from(None, || None), 120);
         assert_eq!(width_from(Some(20), || None), 60);
     }
+}
+
+/// `--upgrade-to NEW`: the defaults that change under the running server,
+/// and lint of its option files against NEW.
+fn upgrade_findings(
+    server: &mytune::facts::ServerFacts,
+    from: mytune::target::Target,
+    to: mytune::target::Target,
+    config: &[PathBuf],
+) -> anyhow::Result<Vec<mytune::rules::Finding>> {
+    let old = Catalog::for_target(&from)?;
+    let new = Catalog::for_target(&to)?;
+    let changes = mytune::catalog::upgrade::default_changes(old, new);
+    let from = from.resolved();
+    let mut out =
+        mytune::lint::upgrade::running_default_findings(&changes, &server.variables, from, to);
+    for file in config {
+        let loaded = mytune::cnf::load(file).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let effective = loaded.effective(&mytune::cnf::server_groups(&to));
+        out.extend(
+            mytune::lint::lint_loaded(&loaded, &effective, &to, new)
+                .into_iter()
+                .filter(|f| matches!(f.code.as_str(), "MT002" | "MT003" | "MT004")),
+        );
+    }
+    Ok(out)
 }

@@ -83,6 +83,7 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
             (Some(b), None) => BaselineChoice::Given(b),
             (None, None) => BaselineChoice::FromConfig,
         },
+        from: args.from,
     };
     let mut outcome = lint_files(&files, &opts);
     if let Some(path) = &args.write_baseline {
@@ -142,6 +143,19 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
                 if !written.is_empty() {
                     // Report what is left, from the files as they are now.
                     outcome = lint_files(&files, &opts);
+                }
+                if args.pin_defaults {
+                    match pin_defaults(&outcome, args) {
+                        Ok(0) => {}
+                        Ok(n) => {
+                            eprintln!("mytune: pinned the old defaults in {n} file(s)");
+                            outcome = lint_files(&files, &opts);
+                        }
+                        Err(e) => {
+                            mytune::stderr_line!("mytune: {e}");
+                            return Ok(ExitCode::from(2));
+                        }
+                    }
                 }
             }
             Err(e) => {
@@ -237,4 +251,39 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--fix --pin-defaults`: write the old defaults the MT023 findings name
+/// into each option file they are about. Returns how many files changed.
+fn pin_defaults(outcome: &mytune::lint::LintOutcome, args: &LintArgs) -> anyhow::Result<usize> {
+    use mytune::catalog::{Catalog, upgrade};
+    let from = args.from.expect("clap: --pin-defaults requires --from");
+    let [to] = outcome.targets[..] else {
+        anyhow::bail!("--pin-defaults needs the files to have one target (give --target)");
+    };
+    let changes = upgrade::default_changes(Catalog::for_target(&from)?, Catalog::for_target(&to)?);
+    let mut n = 0;
+    for (path, kind) in &outcome.files {
+        if *kind != mytune::lint::system::FileKind::OptionFile {
+            continue;
+        }
+        let mine: Vec<_> = outcome
+            .findings
+            .iter()
+            .filter(|f| f.location.as_ref().is_some_and(|l| l.file == *path))
+            .cloned()
+            .collect();
+        let text = mytune::input::read_text(path)?;
+        if let Some(pinned) = mytune::lint::upgrade::pin_defaults(&text, &mine, &changes, from, to)
+        {
+            let real = std::fs::canonicalize(path)?;
+            let mode = {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::metadata(&real)?.permissions().mode() & 0o7777
+            };
+            mytune::atomic::write(&real, pinned.as_bytes(), mode, mytune::atomic::Backup::None)?;
+            n += 1;
+        }
+    }
+    Ok(n)
 }

@@ -140,6 +140,20 @@ pub const UNUSED_BASELINE_ENTRY: Check = Check {
     sources: &[LINT_DOCS],
 };
 
+pub const DEFAULT_CHANGES: Check = Check {
+    code: "MT023",
+    name: "default-changes-on-upgrade",
+    severity: Severity::Info,
+    summary: "A variable the file leaves at its default, whose default changes in the release it is upgraded to",
+    rationale: "An upgrade changes the server's behaviour even where the option file does not change: every \
+                variable the file leaves unset takes the new release's default (MySQL 8.4's innodb_io_capacity \
+                10000 instead of 200, MariaDB 11.0's three undo tablespaces). `lint --from OLD --target NEW` \
+                lists them from the two catalogs; `--fix --pin-defaults` writes the old defaults into the file \
+                for an upgrade that should change nothing. MySQL Shell's upgrade checker reports the same for \
+                MySQL.",
+    sources: &["https://dev.mysql.com/doc/refman/8.4/en/mysql-nutshell.html"],
+};
+
 pub const SYSTEM_FILE_SYNTAX: Check = Check {
     code: "MT010",
     name: "system-file-syntax-error",
@@ -201,7 +215,7 @@ pub const BINLOG_WITHOUT_NAME: Check = Check {
 const LINT_DOCS: &str = "https://docs.astral.sh/ruff/rules/unused-noqa/";
 
 /// Every structural check, in code order.
-pub const ALL: [Check; 14] = [
+pub const ALL: [Check; 15] = [
     SYNTAX_ERROR,
     UNKNOWN_OPTION,
     REMOVED_OPTION,
@@ -212,6 +226,7 @@ pub const ALL: [Check; 14] = [
     LOOSE_TYPO,
     UNUSED_SUPPRESSION,
     UNUSED_BASELINE_ENTRY,
+    DEFAULT_CHANGES,
     SYSTEM_FILE_SYNTAX,
     NAME_PREFIX,
     WITHOUT_EFFECT,

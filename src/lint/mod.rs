@@ -20,6 +20,7 @@ pub mod run;
 pub mod suppress;
 pub mod sysctl_file;
 pub mod system;
+pub mod upgrade;
 pub mod walk;
 
 pub use run::{BaselineChoice, LintOptions, LintOutcome, lint_files};

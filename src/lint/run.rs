@@ -40,6 +40,10 @@ pub struct LintOptions<'a> {
     pub fallback: Option<(Target, String)>,
     /// Which baseline drops accepted findings.
     pub baseline: BaselineChoice<'a>,
+    /// `--from`: the release the files run on today; every variable they
+    /// leave at its default whose default changes on the target is
+    /// reported (MT023).
+    pub from: Option<Target>,
 }
 
 /// Where a run's baseline comes from.
@@ -206,7 +210,15 @@ pub fn lint_files(files: &[PathBuf], opts: &LintOptions) -> LintOutcome {
             },
             _ => None,
         };
-        match lint_group(&inputs, target, cfg, opts.rules, &mut na, &mut out.notes) {
+        match lint_group(
+            &inputs,
+            target,
+            opts.from,
+            cfg,
+            opts.rules,
+            &mut na,
+            &mut out.notes,
+        ) {
             Ok(f) => match baseline {
                 Some(b) => out.findings.extend(apply_baseline(b, f, &inputs)),
                 None => out.findings.extend(f),
@@ -272,15 +284,24 @@ fn apply_baseline(baseline: &Baseline, findings: Vec<Finding>, inputs: &[Input])
     kept
 }
 
+#[allow(clippy::too_many_arguments)]
 fn lint_group(
     inputs: &[Input],
     target: Target,
+    from: Option<Target>,
     cfg: Option<&ProjectConfig>,
     rules: &RuleSet,
     na: &mut BTreeSet<NotApplicable>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<Finding>, String> {
     let catalog = Catalog::for_target(&target).map_err(|e| e.to_string())?;
+    let old_catalog = match from {
+        Some(f) => Some(Catalog::for_target(&f).map_err(|e| format!("--from: {e}"))?),
+        None => None,
+    };
+    let changes = old_catalog
+        .map(|old| crate::catalog::upgrade::default_changes(old, catalog))
+        .unwrap_or_default();
 
     // The OS side, in the order the system reads it.
     let mut system: Vec<&Input> = inputs
@@ -376,6 +397,13 @@ fn lint_group(
                 .into_iter()
                 .map(|f| (f, Some(input.path.clone())))
                 .collect();
+        if let Some(from) = from {
+            found.extend(
+                super::upgrade::default_findings(&changes, &config, from, target, &input.path)
+                    .into_iter()
+                    .map(|f| (f, Some(input.path.clone()))),
+            );
+        }
         if config.options.is_empty() {
             return (found, Vec::new(), Some(input.path.clone()));
         }
