@@ -370,20 +370,6 @@ fn resolve_profile(args: &CheckArgs) -> anyhow::Result<(Profile, String)> {
     Ok((profile, source))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::width_from;
-
-    #[test]
-    fn columns_overrides_the_terminal_and_120_is_the_default() {
-        assert_eq!(width_from(Some(200), || Some(80)), 200);
-        assert_eq!(width_from(None, || Some(80)), 80);
-        assert_eq!(width_from(None, || Some(200)), 200);
-        assert_eq!(width_from(None, || None), 120);
-        assert_eq!(width_from(Some(20), || None), 60);
-    }
-}
-
 /// `--upgrade-to NEW`: the defaults that change under the running server,
 /// and lint of its option files against NEW.
 fn upgrade_findings(
@@ -408,4 +394,18 @@ fn upgrade_findings(
         );
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width_from;
+
+    #[test]
+    fn columns_overrides_the_terminal_and_120_is_the_default() {
+        assert_eq!(width_from(Some(200), || Some(80)), 200);
+        assert_eq!(width_from(None, || Some(80)), 80);
+        assert_eq!(width_from(None, || Some(200)), 200);
+        assert_eq!(width_from(None, || None), 120);
+        assert_eq!(width_from(Some(20), || None), 60);
+    }
 }
