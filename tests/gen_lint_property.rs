@@ -571,6 +571,7 @@ fn lint(rules: &RuleSet, dir: &Path, text: &str, toml: &str, target: Target) -> 
             rules,
             fallback: None,
             baseline: Default::default(),
+            from: None,
         },
     );
     assert!(out.errors.is_empty(), "{:?}", out.errors);

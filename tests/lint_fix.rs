@@ -26,6 +26,7 @@ fn lint(files: &[PathBuf], target: Target, rules: &RuleSet) -> Vec<Finding> {
         rules,
         fallback: None,
         baseline: Default::default(),
+        from: None,
     };
     let out = lint_files(files, &opts);
     assert!(out.errors.is_empty(), "{:?}", out.errors);
