@@ -1,0 +1,74 @@
+//! A MariaDB file `lint --fix` mended starts the real server: the file the
+//! server refused (a typo, an ambiguous-free prefix, a value out of range)
+//! starts after the fix, and a file it started with still starts. The
+//! installed `mariadbd` judges (tests/support/oracle.rs).
+
+#[path = "support/mariadb.rs"]
+mod mariadb;
+#[path = "support/oracle.rs"]
+mod oracle;
+
+use std::fs;
+use std::process::Command;
+
+use oracle::{Class, Oracle};
+
+fn fix(path: &std::path::Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(["lint", "--target", "mariadb-10.11", "--fix"])
+        .arg(path)
+        .env("MYTUNE_DETECT_SERVER", "0")
+        .output()
+        .expect("run mytune");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("mytune: fixed "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn fixed_mariadb_files_start_the_real_server() {
+    let oracle = match Oracle::new() {
+        Ok(o) => o,
+        Err(reason) => {
+            mariadb::skip_or_panic::<()>(&format!("lint --fix against mariadbd: {reason}"));
+            return;
+        }
+    };
+    let cases = [
+        // Refused before: a typo the server does not know.
+        (
+            "[mariadb]\nmax_conections = 200\nsort_buffer_size = 1\n",
+            Class::Refuses,
+        ),
+        // Warned before: removed options it ignores, a prefix, a line set
+        // twice, a boolean it does not read.
+        (
+            "[mysqld]\ninnodb_log_files_in_group = 2\ninnodb_buffer_pool_inst = 4\n\
+             max_connections = 100\nmax_connections = 200\nthread_pool_max_thr = 500\n\
+             performance_schema = maybe\n",
+            Class::Warns,
+        ),
+    ];
+    for (text, before) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let cnf = dir.path().join("my.cnf");
+        fs::write(&cnf, text).unwrap();
+        let scratch = dir.path().join("scratch");
+        fs::create_dir(&scratch).unwrap();
+        let verdict = oracle.judge(&cnf, &scratch).unwrap();
+        assert_eq!(verdict.class, before, "{text}: {:?}", verdict.lines);
+        fix(&cnf);
+        let fixed = fs::read_to_string(&cnf).unwrap();
+        let scratch = dir.path().join("scratch2");
+        fs::create_dir(&scratch).unwrap();
+        let verdict = oracle.judge(&cnf, &scratch).unwrap();
+        assert_eq!(
+            verdict.class,
+            Class::Clean,
+            "after --fix:\n{fixed}\nthe server says {:?}",
+            verdict.lines
+        );
+    }
+}
