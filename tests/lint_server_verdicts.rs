@@ -309,3 +309,117 @@ fn binlog_options_turned_off_need_no_log_bin_and_an_unnamed_log_warns() {
         assert!(!f.iter().any(|x| x.code == "MT021"), "{text}: {}", show(&f));
     }
 }
+
+/// Each line with the class mariadbd 10.11.19 gave it in the second
+/// full-corpus run (refuses = crit, warns = warn, starts clean = none).
+fn assert_classes(cases: &[(&str, Option<Severity>)]) {
+    for (line, want) in cases {
+        let f = lint("mariadb-10.11", &mysqld(line));
+        assert_eq!(worst(&f), *want, "{line}: {}", show(&f));
+    }
+}
+
+#[test]
+fn a_prefix_is_read_in_the_servers_option_sets_first() {
+    use Severity::{Crit, Warn};
+    assert_classes(&[
+        // thread_pool_stats is an INFORMATION_SCHEMA plugin's enable
+        // option, looked up after the server's own options.
+        ("thread_pool_sta=500", Some(Warn)),
+        // innodb (the enable option) is in InnoDB's set: ambiguous there.
+        ("inno=ON", Some(Crit)),
+        ("innodb_buffer_pool_s=1G", Some(Crit)),
+        // skip_log is skip- + an ambiguous "log", not a prefix of
+        // skip_log_bin, which is no option name of its own.
+        ("skip_log=ON", Some(Crit)),
+        ("skip_log_b=ON", Some(Crit)),
+        ("skip_log_bin=yes", None),
+        // getopt_prefix_matching is read in the first pass, silently.
+        ("getopt_prefix_matchi=ON", None),
+    ]);
+}
+
+#[test]
+fn values_the_server_parses_at_start_up_are_judged_as_it_does() {
+    use Severity::{Crit, Warn};
+    assert_classes(&[
+        ("wsrep_recover=ON", Some(Crit)),
+        ("enable-wsrep_recover", Some(Crit)),
+        ("wsrep_recover=OFF", None),
+        ("replicate_do_table=", Some(Crit)),
+        ("replicate_do_table=db.t", None),
+        ("replicate_wild_ignore_table=a%", Some(Crit)),
+        ("replicate_rewrite_db=ab", Some(Crit)),
+        ("replicate_rewrite_db=a->b", None),
+        ("proxy_protocol_networks=x", Some(Crit)),
+        ("proxy_protocol_networks=10.0.0.0/8,localhost,::1", None),
+        (
+            "feedback=https://feedback.mariadb.org/rest/v1/post",
+            Some(Warn),
+        ),
+        ("innodb=abc", Some(Crit)),
+        ("debug_exit_info=abc", None),
+        ("performance_schema_instrument=", Some(Warn)),
+        ("tls_version=TLSv1.0", Some(Warn)),
+        ("tls_version=TLSv1.2,TLSv1.3", None),
+        ("lower_case_table_names=2", Some(Warn)),
+        ("secure_auth=0", Some(Warn)),
+        ("skip-secure_auth", Some(Warn)),
+    ]);
+}
+
+#[test]
+fn innodb_sizes_the_server_cannot_start_with_are_refused() {
+    use Severity::{Crit, Warn};
+    assert_classes(&[
+        ("innodb_buffer_pool_size=2M", Some(Crit)),
+        ("innodb_buffer_pool_size=", Some(Crit)),
+        ("innodb_buffer_pool_size=6M", None),
+        ("innodb_buffer_pool_size=1e3", Some(Crit)),
+        ("innodb_buffer_pool_size_max=1e3", Some(Crit)),
+        ("innodb_log_file_size=1e3", Some(Crit)),
+        ("aria_block_size=4096", Some(Warn)),
+    ]);
+    // Another page size: the 6M minimum is the 16K pages' (not claimed).
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\ninnodb_page_size=4k\ninnodb_buffer_pool_size=2M\n",
+    );
+    assert!(
+        f.iter().all(|x| x.severity != Severity::Crit),
+        "{}",
+        show(&f)
+    );
+}
+
+#[test]
+fn settings_checked_against_each_other_at_start_up() {
+    use Severity::{Crit, Warn};
+    assert_classes(&[
+        ("collation_server=utf8mb4_general_ci", Some(Crit)),
+        ("collation_server=latin1_bin", None),
+        ("innodb_io_capacity_max=100", Some(Warn)),
+        ("innodb_io_capacity=5000", None),
+        ("max_allowed_packet=1024", Some(Warn)),
+        ("binlog_format=0", Some(Warn)),
+        ("binlog_expire_logs_seconds=", None),
+    ]);
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\ncharacter_set_server=utf8mb4\ncollation_server=utf8mb4_general_ci\n",
+    );
+    assert_eq!(worst(&f), None, "{}", show(&f));
+}
+
+#[test]
+fn a_relative_include_is_resolved_against_the_servers_working_directory() {
+    let f = lint("mariadb-10.11", "[mysqld]\n!include inc.cnf\n");
+    assert!(
+        f.iter()
+            .any(|x| x.severity == Severity::Warn && x.message.contains("relative path")),
+        "{}",
+        show(&f)
+    );
+    let f = lint("mariadb-10.11", "[embedded]\nmax_connections=77\n");
+    assert!(f.iter().any(|x| x.code == "MT007"), "{}", show(&f));
+}

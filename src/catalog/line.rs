@@ -97,6 +97,8 @@ pub struct LineContext {
     /// The release the file is for (deprecations and removals as of it);
     /// `None`: the newest release the catalog knows.
     pub target: Option<Target>,
+    /// `innodb_page_size` in bytes, when the files set it.
+    pub innodb_page_size: Option<i128>,
 }
 
 /// Plugins whose options failing to parse stops the start: the plugin is
@@ -171,7 +173,15 @@ impl Catalog {
                         message: format!(
                             "{} is a prefix of several options ({}): the server reports it as ambiguous{}",
                             e.raw_name,
-                            candidates.join(", "),
+                            if candidates.len() > 4 {
+                                format!(
+                                    "{} and {} more",
+                                    candidates[..3].join(", "),
+                                    candidates.len() - 3
+                                )
+                            } else {
+                                candidates.join(", ")
+                            },
                             if fatal {
                                 " and will not start"
                             } else {
@@ -332,7 +342,13 @@ impl Catalog {
                     || e.value.as_deref().is_some_and(|v| {
                         v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false")
                     });
-                if !turned_off && facts.is_some_and(|f| f.warns_deprecated.contains(&info.name)) {
+                // secure_auth warns in every form (`secure_auth=0`,
+                // `--skip-secure-auth`): checked against the server, which
+                // the probe's question (set it ON) cannot tell apart.
+                let any_form = info.name == "secure_auth";
+                if (!turned_off || any_form)
+                    && facts.is_some_and(|f| f.warns_deprecated.contains(&info.name))
+                {
                     out.push(Judgement {
                         effect: Effect::Warns,
                         message: format!(
@@ -432,6 +448,10 @@ impl Catalog {
             .iter()
             .filter(|v| !facts.is_some_and(|f| f.not_option.contains(&v.name)))
             .filter(|v| !v.status.is_removed() || self.ignored_message(&v.name).is_some())
+            // `skip_log_bin` is `skip-` + `log-bin` to the server, not an
+            // option of its own: `skip_log` is ambiguous among the `log`
+            // options, not a prefix of it.
+            .filter(|v| !self.is_modifier_form(v))
             .map(|v| (v.name.clone(), Some(v)))
             .collect();
         if let Some(f) = facts {
@@ -469,11 +489,22 @@ impl Catalog {
             if v.is_none_or(|v| v.status.is_removed()) || self.ignored_message(n).is_some() {
                 return format!("~{}", mariadb_plugin(n).unwrap_or(""));
             }
+            // A plugin's enable option (`innodb`, `feedback`) is in that
+            // plugin's set: `--inno` is ambiguous between `innodb` and
+            // `innodb-encrypt-temporary-tables`, the server says.
+            if MARIADB_PLUGIN_PREFIXES.contains(&n.as_str()) {
+                return n.clone();
+            }
             match mariadb_plugin(n) {
                 Some(plugin) if v.is_some_and(|v| v.kind == VarKind::String && !v.sysvar) => {
                     format!("{plugin}:{n}")
                 }
                 Some(plugin) => plugin.to_string(),
+                // Any other plugin's enable option (an INFORMATION_SCHEMA
+                // table such as `thread_pool_stats`): a set of one, read
+                // after the server's own (`thread_pool_sta` is
+                // `thread_pool_stall_limit`).
+                None if v.is_some_and(is_enable_option) => format!(":{n}"),
                 None => String::new(),
             }
         };
@@ -506,15 +537,14 @@ impl Catalog {
     }
 
     fn prefix_is_fatal(&self, candidates: &[String]) -> bool {
-        candidates.iter().all(|c| {
-            FATAL_PLUGINS
+        let of =
+            |c: &String, p: &str| c == p || (c.starts_with(p) && c[p.len()..].starts_with('_'));
+        candidates
+            .iter()
+            .all(|c| FATAL_PLUGINS.iter().any(|p| of(c, p)))
+            || !candidates
                 .iter()
-                .any(|p| c.starts_with(p) && c[p.len()..].starts_with('_'))
-        }) || !candidates.iter().any(|c| {
-            MARIADB_PLUGIN_PREFIXES
-                .iter()
-                .any(|p| c.starts_with(p) && c[p.len()..].starts_with('_'))
-        })
+                .any(|c| MARIADB_PLUGIN_PREFIXES.iter().any(|p| of(c, p)))
     }
 
     /// The warning the server prints for a name it keeps as a no-op.
@@ -546,6 +576,12 @@ impl Catalog {
                 .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
         let bad = |why: String| self.plugin_value_error(info, why, plugin_fatal);
         let facts = server_facts(self.target());
+        // A debug build's option: a release server takes any text for it
+        // (`debug_exit_info=abc` starts; it only prints resource usage at
+        // exit).
+        if self.target().flavor == Flavor::Mariadb && info.name == "debug_exit_info" {
+            return None;
+        }
         // `skip-host-cache` names the option skip_host_cache itself: no
         // prefix is in play then.
         // The server still reads `skip_symbolic_links` as skip- and
@@ -563,7 +599,7 @@ impl Catalog {
                 whole
                     .strip_prefix(p)
                     .and_then(|rest| self.get(rest))
-                    .is_some_and(|v| v.kind == VarKind::Bool)
+                    .is_some_and(|v| v.kind == VarKind::Bool || self.is_modifier_form(info))
             })
             .map_or(Modifier::None, |(_, m)| *m)
         } else {
@@ -672,6 +708,25 @@ impl Catalog {
                         var: Some(info),
                     });
                 }
+                // A mode, not a setting: the server recovers the Galera
+                // position, prints it and exits (seen with and without a
+                // provider).
+                if self.target().flavor == Flavor::Mariadb
+                    && info.name == "wsrep_recover"
+                    && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
+                {
+                    return Some(Judgement {
+                        effect: Effect::Refuses,
+                        message: format!(
+                            "{} = {value} makes the server recover the Galera position and exit instead of \
+                             starting; pass --wsrep-recover on the command line when you need it, never in \
+                             an option file",
+                            info.name
+                        ),
+                        reason: Reason::BadValue,
+                        var: Some(info),
+                    });
+                }
                 if OK.iter().any(|a| a.eq_ignore_ascii_case(v)) {
                     None
                 } else {
@@ -697,6 +752,20 @@ impl Catalog {
                     Ok(n) => n,
                     Err(why) => return Some(bad(format!("{} = {value}: {why}", info.name))),
                 };
+                if let Some(j) = self.judge_innodb_size(info, n, *min, &value, ctx) {
+                    return Some(j);
+                }
+                if self.target().flavor == Flavor::Mariadb
+                    && info.name == "lower_case_table_names"
+                    && n == 2
+                {
+                    return Some(adjusted(
+                        "lower_case_table_names = 2 is for case-insensitive file systems: on a \
+                         case-sensitive one (Linux's) the server warns and runs with 0"
+                            .into(),
+                        None,
+                    ));
+                }
                 range(info, n, *min, *max, None).map(|(why, to)| adjusted(why, Some(to)))
             }
             VarKind::Size { min, max, block } => {
@@ -704,6 +773,9 @@ impl Catalog {
                     Ok(n) => n,
                     Err(why) => return Some(bad(format!("{} = {value}: {why}", info.name))),
                 };
+                if let Some(j) = self.judge_innodb_size(info, n, min.map(i128::from), &value, ctx) {
+                    return Some(j);
+                }
                 range(
                     info,
                     n,
@@ -780,6 +852,21 @@ impl Catalog {
                         Some("NONE".into()),
                     ));
                 }
+                if bad_items.is_empty()
+                    && self.target().flavor == Flavor::Mariadb
+                    && info.name == "tls_version"
+                    && items.iter().any(|i| {
+                        i.eq_ignore_ascii_case("tlsv1.0") || i.eq_ignore_ascii_case("tlsv1.1")
+                    })
+                {
+                    return Some(adjusted(
+                        format!(
+                            "tls_version = {value}: TLSv1.0 and TLSv1.1 are insecure, and the server warns \
+                             about them; use TLSv1.2,TLSv1.3"
+                        ),
+                        None,
+                    ));
+                }
                 if bad_items.is_empty() {
                     None
                 } else {
@@ -796,7 +883,13 @@ impl Catalog {
             VarKind::String | VarKind::Path if info.name == "default_time_zone" => {
                 self.judge_time_zone(info, v)
             }
-            VarKind::String | VarKind::Path => self.judge_name_value(info, v, &value),
+            VarKind::String => {
+                if let Some(j) = self.judge_string_syntax(info, v, &value, plugin_fatal) {
+                    return Some(j);
+                }
+                self.judge_name_value(info, v, &value)
+            }
+            VarKind::Path => self.judge_name_value(info, v, &value),
         }
     }
 
@@ -927,11 +1020,11 @@ impl Catalog {
                 )
             } else if info.name.starts_with("collation_") {
                 (
-                    facts.collations.contains(&lower)
+                    facts.collations.contains_key(&lower)
                         || lower.starts_with("utf8_")
                             && facts
                                 .collations
-                                .contains(&lower.replacen("utf8_", "utf8mb3_", 1)),
+                                .contains_key(&lower.replacen("utf8_", "utf8mb3_", 1)),
                     "collation",
                 )
             } else {
@@ -951,6 +1044,151 @@ impl Catalog {
         })
     }
 
+    /// What the server checks in the text of some string options when it
+    /// reads them: replication filter rules, the proxy protocol networks,
+    /// a plugin's enable value.
+    fn judge_string_syntax<'c>(
+        &'c self,
+        info: &'c VarInfo,
+        v: &str,
+        value: &str,
+        plugin_fatal: bool,
+    ) -> Option<Judgement<'c>> {
+        let refuse = |why: String| Judgement {
+            effect: Effect::Refuses,
+            message: format!("{} = {value}: {why}; the server will not start", info.name),
+            reason: Reason::BadValue,
+            var: Some(info),
+        };
+        let v = v.trim();
+        match info.name.as_str() {
+            // "Could not add do table rule" / "Bad syntax in
+            // replicate-rewrite-db": the rule is parsed at start-up.
+            "replicate_do_table" | "replicate_ignore_table" => {
+                let ok = v
+                    .split_once('.')
+                    .is_some_and(|(db, t)| !db.is_empty() && !t.is_empty());
+                (!ok).then(|| refuse("a table rule is written db_name.table_name".into()))
+            }
+            "replicate_wild_do_table" | "replicate_wild_ignore_table" => (!v.contains('.'))
+                .then(|| refuse("a table pattern is written db_pattern.table_pattern".into())),
+            "replicate_rewrite_db" => {
+                let ok = v
+                    .split_once("->")
+                    .is_some_and(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty());
+                (!ok).then(|| refuse("a rewrite rule is written from_name->to_name".into()))
+            }
+            "performance_schema_instrument" if v.is_empty() && self.target().flavor == Flavor::Mariadb => {
+                Some(Judgement {
+                    effect: Effect::Warns,
+                    message: "performance_schema_instrument is empty: the server warns (\"Missing value for \
+                              performance_schema_instrument\") and ignores the line"
+                        .into(),
+                    reason: Reason::Adjusted { runs_with: None },
+                    var: Some(info),
+                })
+            }
+            "proxy_protocol_networks" if self.target().flavor == Flavor::Mariadb => {
+                let bad = v.split(',').map(str::trim).find(|item| {
+                    let addr = item.split_once('/').map_or(*item, |(a, _)| a);
+                    !(item.is_empty()
+                        || *item == "*"
+                        || item.eq_ignore_ascii_case("localhost")
+                        || addr.parse::<std::net::IpAddr>().is_ok()
+                            && item
+                                .split_once('/')
+                                .is_none_or(|(_, m)| !m.is_empty() && m.bytes().all(|b| b.is_ascii_digit())))
+                });
+                bad.map(|item| {
+                    refuse(format!(
+                        "'{item}' is not a network (an address, address/prefix length, localhost or *)"
+                    ))
+                })
+            }
+            // A plugin's enable option takes ON, OFF, FORCE or
+            // FORCE_PLUS_PERMANENT; anything else fails the plugin's option
+            // parsing and the server disables the plugin.
+            _ if self.target().flavor == Flavor::Mariadb && is_enable_option(info) => {
+                let ok = ["on", "off", "force", "force_plus_permanent", "1", "0", "true", "false"]
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case(v));
+                let fatal = plugin_fatal || FATAL_PLUGINS.contains(&info.name.as_str());
+                (!ok).then(|| {
+                    self.plugin_value_error(
+                        info,
+                        format!(
+                            "{} = {value}: '{v}' is not ON, OFF, FORCE or FORCE_PLUS_PERMANENT (the plugin's \
+                             enable option)",
+                            info.name
+                        ),
+                        fatal,
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// InnoDB's own start-up checks of sizes (MariaDB): the buffer pool's
+    /// minimum for the default page size, and sizes no machine can give
+    /// (the pool must be mapped, the redo log preallocated). Also
+    /// `aria_block_size`, fixed when the Aria files were made.
+    fn judge_innodb_size<'c>(
+        &'c self,
+        info: &'c VarInfo,
+        n: i128,
+        min: Option<i128>,
+        value: &str,
+        ctx: &LineContext,
+    ) -> Option<Judgement<'c>> {
+        if self.target().flavor != Flavor::Mariadb {
+            return None;
+        }
+        const MIB: i128 = 1 << 20;
+        const PIB: i128 = 1 << 50;
+        let refuse = |why: String| Judgement {
+            effect: Effect::Refuses,
+            message: format!("{} = {value}: {why}; the server will not start", info.name),
+            reason: Reason::BadValue,
+            var: Some(info),
+        };
+        let runs = n.max(min.unwrap_or(0));
+        match info.name.as_str() {
+            "innodb_buffer_pool_size"
+                if runs < 6 * MIB && ctx.innodb_page_size.is_none_or(|p| p == 16384) =>
+            {
+                Some(refuse(
+                    "with the default innodb_page_size = 16K, InnoDB needs a buffer pool of at least 6M \
+                     (\"innodb_page_size=16384 requires innodb_buffer_pool_size >= 6 MiB\")"
+                        .into(),
+                ))
+            }
+            // The pool's address space is reserved at start: more than the
+            // 128 PiB a 64-bit Linux process can address cannot be mapped.
+            "innodb_buffer_pool_size" | "innodb_buffer_pool_size_max" if runs > 128 * PIB => Some(refuse(
+                "more than a 64-bit Linux process can address (128 PiB), so InnoDB cannot map the buffer pool"
+                    .into(),
+            )),
+            // The redo log file is preallocated whole at start.
+            "innodb_log_file_size" if runs > PIB => Some(refuse(
+                "InnoDB preallocates the whole redo log at start, and no disk holds more than a petabyte in \
+                 one file"
+                    .into(),
+            )),
+            "aria_block_size" if n != 8192 => Some(Judgement {
+                effect: Effect::Warns,
+                message: format!(
+                    "aria_block_size = {value}: the block size is fixed when the Aria files are created (8K \
+                     by default); a server started on a datadir made with another one stops (\"Block size in \
+                     control file … is different\"), so set it only before the first start"
+                ),
+                reason: Reason::Adjusted { runs_with: None },
+                var: Some(info),
+            }),
+            _ => None,
+        }
+    }
+
     /// An enum or set value the server cannot read: a refusal, except in a
     /// MariaDB plugin that is not needed to start (the plugin is disabled).
     fn plugin_value_error<'c>(
@@ -960,9 +1198,10 @@ impl Catalog {
         fatal: bool,
     ) -> Judgement<'c> {
         let plugin = self.target().flavor == Flavor::Mariadb
-            && MARIADB_PLUGIN_PREFIXES
-                .iter()
-                .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
+            && (is_enable_option(info)
+                || MARIADB_PLUGIN_PREFIXES
+                    .iter()
+                    .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_')));
         if plugin && !fatal {
             Judgement {
                 effect: Effect::Warns,
@@ -1010,6 +1249,37 @@ impl Catalog {
 const MYSQL_BUILTIN_ENGINE_PLUGINS: &[&str] = &["federated", "archive", "blackhole", "mrg_myisam"];
 
 impl Catalog {
+    /// The character set of a collation the server knows (MariaDB: from the
+    /// server; `utf8_…` is `utf8mb3_…`).
+    pub fn collation_charset(&self, collation: &str) -> Option<&str> {
+        let facts = server_facts(self.target())?;
+        let lower = collation.to_ascii_lowercase();
+        let key = if lower.starts_with("utf8_") {
+            lower.replacen("utf8_", "utf8mb3_", 1)
+        } else {
+            lower
+        };
+        facts
+            .collations
+            .get(&key)
+            .map(String::as_str)
+            .filter(|c| !c.is_empty())
+    }
+
+    /// `skip_log_bin`, `skip_ssl`, `disable_log_bin`: a modifier and an
+    /// option, listed so a line using them is known, but no option name of
+    /// their own to MariaDB's parser (its `--help` has no `--skip-log-bin`).
+    fn is_modifier_form(&self, v: &VarInfo) -> bool {
+        if self.target().flavor != Flavor::Mariadb || v.sysvar {
+            return false;
+        }
+        ["skip_", "disable_", "enable_"].iter().any(|p| {
+            v.name
+                .strip_prefix(p)
+                .is_some_and(|rest| self.get(rest).is_some())
+        })
+    }
+
     /// An enable option of a built-in plugin the catalog does not list.
     fn is_builtin_plugin_option(&self, name: &str) -> bool {
         self.target().flavor != Flavor::Mariadb && MYSQL_BUILTIN_ENGINE_PLUGINS.contains(&name)
@@ -1074,7 +1344,20 @@ impl Catalog {
 /// Options MariaDB reads in its first pass besides those the probe found:
 /// the performance schema's.
 fn is_early(name: &str) -> bool {
-    name.starts_with("performance_schema")
+    // getopt_prefix_matching decides how the rest is read, so it is read
+    // first (silently, as the server's start with `getopt_prefix_matchi`
+    // shows).
+    name.starts_with("performance_schema") || name == "getopt_prefix_matching"
+}
+
+/// A plugin's enable option as the catalog has it: a string that is no
+/// system variable, ON by default (`innodb`, `feedback`, `thread_pool_stats`).
+fn is_enable_option(v: &VarInfo) -> bool {
+    v.kind == VarKind::String
+        && !v.sysvar
+        && v.default
+            .as_deref()
+            .is_some_and(|d| ["ON", "OFF", "FORCE", "FORCE_PLUS_PERMANENT"].contains(&d))
 }
 
 /// A set item: a value or (optimizer_switch) `flag=on|off|default`.
@@ -1266,7 +1549,8 @@ struct ServerFacts {
     /// The option takes no value at all.
     no_arg: HashSet<String>,
     charsets: HashSet<String>,
-    collations: HashSet<String>,
+    /// Collation → its character set.
+    collations: HashMap<String, String>,
     /// Locale names `lc_messages` / `lc_time_names` take (lowercase).
     locales: HashSet<String>,
 }
@@ -1330,7 +1614,7 @@ fn parse_facts(text: &str) -> ServerFacts {
                 f.no_arg.insert(name.to_string());
             }
             "collation" => {
-                f.collations.insert(name.to_string());
+                f.collations.insert(name.to_string(), msg.clone());
             }
             "locale" => {
                 f.locales.insert(name.to_string());

@@ -97,6 +97,9 @@ const CLIENT_GROUPS: &[&str] = &["client", "mysql", "client-mariadb", "mariadb-c
 /// server. `None`: a program whose options mytune does not know (backup and
 /// SST tools), so nothing there is judged.
 const PROGRAM_GROUPS: &[(&str, &str, Option<&[&str]>)] = &[
+    // The server library an application links (libmariadbd, libmysqld)
+    // reads it; the server does not.
+    ("embedded", "the embedded server library", Some(&[])),
     (
         "mysqld_safe",
         "mysqld_safe",
@@ -276,6 +279,8 @@ pub fn lint_loaded(
 
     duplicates(loaded, effective, &fixes, &mut out);
     needs_another(effective, catalog, &mut out);
+    pairs(effective, catalog, &mut out);
+    relative_includes(loaded, catalog, &mut out);
     binlog_without_name(loaded, effective, catalog, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
@@ -354,6 +359,12 @@ fn loaded_plugins(loaded: &LoadedFiles, server_groups: &[String]) -> LineContext
     for e in &loaded.entries {
         if !server_groups.iter().any(|g| g == e.group_as_read()) {
             continue;
+        }
+        if e.name == "innodb_page_size" {
+            ctx.innodb_page_size = e
+                .value
+                .as_deref()
+                .and_then(|v| crate::catalog::parse_number(v.trim(), true).ok());
         }
         if !matches!(
             e.name.as_str(),
@@ -439,8 +450,21 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
         // Turned off (log_slave_updates = OFF, skip-log-slave-updates, an
         // expiry of 0), the option asks nothing of the other: the server
         // does not warn.
+        // (An enum's 0 is its first value, not "off": binlog_format = 0 is
+        // MIXED, and the server warns. An empty number is 0.)
         let v = opt.value.trim();
-        if v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false") {
+        let numeric_or_bool = catalog.get(&opt.name).is_none_or(|i| {
+            !matches!(
+                i.kind,
+                crate::catalog::VarKind::Enum { .. } | crate::catalog::VarKind::Set { .. }
+            )
+        });
+        if numeric_or_bool
+            && (v.eq_ignore_ascii_case("off")
+                || v == "0"
+                || v.is_empty()
+                || v.eq_ignore_ascii_case("false"))
+        {
             continue;
         }
         let on = effective
@@ -457,6 +481,124 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
                 ),
                 Some(opt.location.clone()),
                 Some(opt.name.clone()),
+            ));
+        }
+    }
+}
+
+/// Settings the server checks against each other at start-up (MariaDB,
+/// each seen in its log): a collation of another character set than the
+/// server's refuses the start; an io_capacity above io_capacity_max and a
+/// max_allowed_packet below net_buffer_length are adjusted with a warning.
+fn pairs(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Finding>) {
+    if catalog.target().flavor != crate::target::Flavor::Mariadb {
+        return;
+    }
+    let get = |n: &str| effective.options.get(n);
+    let value = |n: &str| -> Option<String> {
+        get(n)
+            .map(|o| o.value.clone())
+            .or_else(|| catalog.get(n).and_then(|v| v.default.clone()))
+    };
+    let number = |n: &str| value(n).and_then(|v| crate::catalog::parse_number(v.trim(), true).ok());
+    if let Some(coll) = get("collation_server") {
+        let charset = value("character_set_server").map(|c| {
+            let c = c.trim().to_ascii_lowercase();
+            if c == "utf8" {
+                "utf8mb3".to_string()
+            } else {
+                c
+            }
+        });
+        if let (Some(of), Some(charset)) = (catalog.collation_charset(coll.value.trim()), charset)
+            && of != charset
+        {
+            out.push(finding(
+                &checks::INVALID_VALUE,
+                Severity::Crit,
+                format!(
+                    "collation_server = {} is a collation of {of}, but the server's character set is {charset}{}: \
+                     the server will not start (\"COLLATION … is not valid for CHARACTER SET\"); set \
+                     character_set_server = {of} too",
+                    coll.value.trim(),
+                    if get("character_set_server").is_none() { " (its default)" } else { "" }
+                ),
+                Some(coll.location.clone()),
+                Some("collation_server".into()),
+            ));
+        }
+    }
+    // `high_set`: only when the file sets `high` (innodb_io_capacity_max's
+    // default is computed from innodb_io_capacity).
+    let pair = |low: &str, high: &str, high_set: bool, what: &str, out: &mut Vec<Finding>| {
+        if high_set && get(high).is_none() {
+            return;
+        }
+        let (Some(a), Some(b)) = (number(low), number(high)) else {
+            return;
+        };
+        let at = get(low).or_else(|| get(high));
+        if a > b
+            && let Some(at) = at
+        {
+            out.push(finding(
+                &checks::INVALID_VALUE,
+                Severity::Warn,
+                format!("{low} ({a}) is above {high} ({b}): {what}"),
+                Some(at.location.clone()),
+                Some(at.name.clone()),
+            ));
+        }
+    };
+    pair(
+        "innodb_io_capacity",
+        "innodb_io_capacity_max",
+        true,
+        "the server warns and lowers innodb_io_capacity to it",
+        out,
+    );
+    pair(
+        "net_buffer_length",
+        "max_allowed_packet",
+        false,
+        "the server warns (\"Please rectify\")",
+        out,
+    );
+}
+
+/// MariaDB resolves a relative `!include`/`!includedir` path against its
+/// working directory, not the including file's directory (a start from
+/// `/` skips `!include inc.cnf` beside the file): point at it.
+fn relative_includes(loaded: &LoadedFiles, catalog: &Catalog, out: &mut Vec<Finding>) {
+    if catalog.target().flavor != crate::target::Flavor::Mariadb {
+        return;
+    }
+    for (file, text) in loaded.files.iter().zip(&loaded.texts) {
+        if !text.contains("!include") {
+            continue;
+        }
+        for (i, line) in cnf::Document::parse(text).lines.iter().enumerate() {
+            let path = match &line.kind {
+                cnf::LineKind::Include { path } | cnf::LineKind::IncludeDir { path } => path,
+                _ => continue,
+            };
+            if Path::new(path).is_absolute() {
+                continue;
+            }
+            out.push(finding(
+                &checks::SYNTAX_ERROR,
+                Severity::Warn,
+                format!(
+                    "{path} is a relative path: the server resolves it against its working directory \
+                     (/ under systemd), not this file's directory, so it usually reads nothing; write the \
+                     absolute path"
+                ),
+                Some(SourceLocation {
+                    file: file.clone(),
+                    line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                    column: line.column.max(1),
+                }),
+                None,
             ));
         }
     }

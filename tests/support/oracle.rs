@@ -77,6 +77,19 @@ const START_TIMEOUT: Duration = Duration::from_secs(40);
 const ENVIRONMENTAL: &[&str] = &[
     "ignored in --skip-name-resolve mode",
     "This connection closed normally without authentication",
+    // The server's probe of the datadir's case sensitivity races with a
+    // parallel start on the same file system (`vm.lower-test`).
+    ".lower-test'",
+];
+
+/// What `debug_exit_info` prints at exit (getrusage): output the option
+/// asks for, not a warning.
+const RESOURCE_USAGE: &[&str] = &[
+    "User time ",
+    "Maximum resident set size",
+    "Non-physical pagefaults",
+    "Blocks in ",
+    "Voluntary context switches",
 ];
 
 pub struct Oracle {
@@ -308,7 +321,9 @@ fn interesting(text: &str, help: bool) -> Vec<String> {
         let counts = body.starts_with("[Warning]")
             || body.starts_with("[ERROR]")
             || body.contains("Using unique option prefix")
-            || (help && !body.starts_with("[Note]"));
+            || (help
+                && !body.starts_with("[Note]")
+                && !RESOURCE_USAGE.iter().any(|r| body.starts_with(r)));
         if counts && !out.iter().any(|l: &String| l == body) {
             out.push(body.to_string());
         }
