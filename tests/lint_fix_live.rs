@@ -1,7 +1,9 @@
 //! A MariaDB file `lint --fix` mended starts the real server: the file the
-//! server refused (a typo, an ambiguous-free prefix, a value out of range)
-//! starts after the fix, and a file it started with still starts. The
-//! installed `mariadbd` judges (tests/support/oracle.rs).
+//! server refused (a typo, a value out of range) starts after the fix, a
+//! file it warned about starts clean, and the example files (the source
+//! articles' configurations, with this machine's paths taken out) start
+//! after their fixes. The installed `mariadbd` judges
+//! (tests/support/oracle.rs).
 
 #[path = "support/mariadb.rs"]
 mod mariadb;
@@ -71,4 +73,40 @@ fn fixed_mariadb_files_start_the_real_server() {
             verdict.lines
         );
     }
+}
+
+#[test]
+fn the_example_files_fixed_for_mariadb_start_the_real_server() {
+    let oracle = match Oracle::new() {
+        Ok(o) => o,
+        Err(reason) => {
+            mariadb::skip_or_panic::<()>(&format!("lint --fix against mariadbd: {reason}"));
+            return;
+        }
+    };
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut fixed_any = 0;
+    for name in [
+        "seed000-1gb-vps.cnf",
+        "seed000-best-practice.cnf",
+        "seed003-100k-connections.cnf",
+    ] {
+        let text = oracle::strip_paths(&fs::read_to_string(examples.join(name)).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let cnf = dir.path().join(name);
+        fs::write(&cnf, &text).unwrap();
+        fix(&cnf);
+        let fixed = fs::read_to_string(&cnf).unwrap();
+        fixed_any += usize::from(fixed != text);
+        let scratch = dir.path().join("scratch");
+        fs::create_dir(&scratch).unwrap();
+        let verdict = oracle.judge(&cnf, &scratch).unwrap();
+        assert_ne!(
+            verdict.class,
+            Class::Refuses,
+            "{name} after --fix:\n{fixed}\nthe server says {:?}",
+            verdict.lines
+        );
+    }
+    assert!(fixed_any >= 2, "the examples have fixes for mariadb-10.11");
 }

@@ -353,3 +353,124 @@ fn mask(line: &str) -> String {
     }
     out
 }
+
+/// Names a throw-away server cannot be probed with: they change where it
+/// writes or what it is (paths, the user, networking, running modes that
+/// do not start a server), or only print something.
+pub const NOT_PROBED: &[&str] = &[
+    "basedir",
+    "bind_address",
+    "bootstrap",
+    "character_sets_dir",
+    "chroot",
+    "datadir",
+    "defaults_extra_file",
+    "defaults_file",
+    "defaults_group_suffix",
+    "gdb",
+    "help",
+    "init_file",
+    "install",
+    "install_manual",
+    "lc_messages_dir",
+    "log_basename",
+    "log_error",
+    "no_defaults",
+    "pid_file",
+    "plugin_dir",
+    "port",
+    "print_defaults",
+    "remove",
+    "socket",
+    "standalone",
+    "tmpdir",
+    "user",
+    "verbose",
+    "version",
+    "wsrep_provider",
+    "wsrep_on",
+    "debug",
+    "debug_gdb",
+    "debug_no_sync",
+    "core_file",
+    "skip_networking",
+    "port_open_timeout",
+    "thread_pool_exact_stats",
+    "secure_file_priv",
+    "innodb_data_home_dir",
+    "innodb_log_group_home_dir",
+    "innodb_undo_directory",
+    "innodb_tmpdir",
+    "aria_log_dir_path",
+    "init_rpl_role",
+    "temp_pool",
+    "memlock",
+    "silent_startup",
+    "log_tc",
+    "tc_heuristic_recover",
+    "innodb_data_file_path",
+    "innodb_temp_data_file_path",
+    "innodb_page_size",
+    "innodb_undo_tablespaces",
+    "innodb_force_recovery",
+    "innodb_read_only",
+    "aria_readonly",
+    "innodb_encrypt_log",
+    "innodb_encrypt_tables",
+    "innodb_encrypt_temporary_tables",
+    "innodb_default_encryption_key_id",
+    "ssl",
+    "ssl_ca",
+    "ssl_capath",
+    "ssl_cert",
+    "ssl_key",
+    "ssl_crl",
+    "ssl_crlpath",
+    "ssl_cipher",
+    "general_log_file",
+    "slow_query_log_file",
+    "log_bin_index",
+    "relay_log",
+    "relay_log_index",
+    "relay_log_info_file",
+    "master_info_file",
+    "log_bin",
+    "log_slow_query_file",
+    "plugin_load",
+    "plugin_load_add",
+    "plugin_maturity",
+    "init_connect",
+    "init_slave",
+    "server_audit_file_path",
+    "stack_trace",
+    "myisam_recover_options",
+    "large_pages",
+    "transaction_alloc_block_size",
+    "thread_stack",
+    // The block size of the Aria files in the datadir: on a new datadir
+    // any value starts, on an existing one only the one it was made with
+    // (innodb_page_size likewise). lint warns about any other.
+    "aria_block_size",
+    // TLS set-up depends on the certificates the build and host provide.
+    "skip_ssl",
+];
+
+/// Drop lines that point the server at this machine's paths or users, and
+/// the buffer pool sizes of bigger hosts (this one cannot map them).
+pub fn strip_paths(text: &str) -> String {
+    text.lines()
+        .filter(|l| {
+            let name = l
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches("loose-")
+                .trim_start_matches("loose_")
+                .replace('-', "_");
+            !NOT_PROBED.contains(&name.as_str()) && name != "innodb_buffer_pool_size"
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
