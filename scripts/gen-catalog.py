@@ -1256,6 +1256,8 @@ def doc_default(raw: str | None) -> str | None:
         return ""
     if low in ("null", "none specified", "not set", "-", "n/a"):
         return None
+    if re.fullmatch(r"<[^<>]+>(?:\W*<[^<>]+>)*", v):  # a placeholder (`<username>:<password>`), not a value
+        return None
     if re.search(r"\s(or|and|if|on \d|based|depends|see)\s", " " + low + " ") or len(v.split()) > 2:
         return None
     return norm_default(v)
@@ -1953,6 +1955,40 @@ def main() -> int:
         f"  {len(added)} names added, built into PXC's server (empty plugin column)",
     ], "8.0.33", "the newest PXC 8.0 release its docs name (8.0.33-25)")
 
+    # PXC 8.4: built as pxc-8.0 is, on percona-8.4, from the 8.4 wsrep variable index.
+    x84_docs = parse_doc_vars(pxdir / "pxc-8.4-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
+    x84 = {n: replace(r, values=list(r.values)) for n, r in p84.items()}
+    added = merge_doc_facts(x84, x84_docs, add_missing=True)
+    warnings += apply_changes(x84, "percona", "8.4", [p84], derived=True)
+    write(out, "pxc-8.4", x84, [
+        "source: the percona-8.4 catalog (see its header) + PXC's wsrep variable index (percona/pxc-docs",
+        "  d0b09a71fd80 docs/wsrep-system-index.md: names, command line, scope, dynamic, defaults);",
+        f"  {len(added)} names added, built into PXC's server (empty plugin column)",
+    ], "8.4.0", "no PXC 8.4 release is named by its docs: the LTS's first release, as percona-8.4")
+
+    # PXC 5.7: built as pxc-8.0 is, on percona-5.7, from the 5.7 wsrep variable index; the PXC 5.6.22
+    # help output (the only real PXC server output here) gives the argument kind of the names the index
+    # gives no default for (its defaults are 5.6's and not taken).
+    x57_docs = parse_doc_vars(pxdir / "pxc-5.7-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
+    x57 = {n: replace(r, values=list(r.values)) for n, r in p57.items()}
+    added = merge_doc_facts(x57, x57_docs, add_missing=True)
+    h56 = parse_help(pxdir / "pxc-5.6.22-25.8__maginatics_pxc-from-apt-source__mysql-test__r__mysqld--help-notwin.result")
+    kinds56 = 0
+    for name in added:
+        h = h56.get(name)
+        if h is None or x57[name].default is not None or x57[name].kind != "string":
+            continue
+        x57[name].kind = from_help(name, h, "percona").kind
+        kinds56 += 1
+    warnings += apply_changes(x57, "percona", "5.7", [p57], derived=True)
+    write(out, "pxc-5.7", x57, [
+        "source: the percona-5.7 catalog (see its header) + PXC's wsrep variable index (percona/pxc-docs",
+        "  eb89b4c37051 docs/wsrep-system-index.md: names, command line, scope, dynamic, defaults);",
+        f"  {len(added)} names added, built into PXC's server (empty plugin column); for the {kinds56} of them",
+        "  the index gives no default, the argument kind (flag / number / text) of mysqld --help of PXC 5.6.22-25.8",
+        "  (mysql-test mysqld--help-notwin.result, maginatics/pxc-from-apt-source d8b330a985f7; its 5.6 defaults",
+        "  are not taken)",
+    ], "5.7.24", "the newest PXC 5.7 release its docs name (5.7.24-31.33); the Percona layer is percona-5.7's")
     for w in warnings:
         print("warning:", w, file=sys.stderr)
     return 0
