@@ -11,6 +11,10 @@ Inputs (facts only; nothing is copied verbatim into the repository):
                               read-only)
   shared/fixtures/dumps/*     mysqltuner result.json (MySQL 5.7.41 / 8.0.32 SHOW VARIABLES: which names are
                               system variables, InnoDB and performance_schema names and values)
+  shared/catalog/percona/*, shared/catalog/pxc/*
+                              Percona Server / PXC help outputs, test results and documentation pages
+                              (percona-8.4 and pxc-8.4 have no server output: their Percona names are the
+                              8.4 docs', on the mysql-8.4 catalog)
   the tables below            curated facts from the manuals (each deprecation/removal names its source)
 
 Output format (one record per line, tab-separated, `#` header lines):
@@ -35,6 +39,7 @@ import io
 import json
 import re
 import sys
+import textwrap
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -1106,10 +1111,13 @@ def _doc_cell(cell: str) -> str:
     return cell.strip().replace("``", "`").strip()
 
 
-def parse_doc_vars(path: Path, keep_bare: bool = False) -> dict[str, DocVar]:
+def parse_doc_vars(path: Path, keep_bare: bool = False, names: frozenset[str] = frozenset(),
+                   bullets: bool = False) -> dict[str, DocVar]:
     """Sections `## name` / `### \\`name\\`` followed by a two-column option table (Markdown pages of
     the Percona Server and PXC manuals). Status-variable sections and headings that are not
-    variable names (functions, table names, prose) are skipped."""
+    variable names (functions, table names, prose) are skipped. A heading without `_` or `.` is a
+    variable only when it is one of `names` (`userstat`); with `bullets`, `* Key: value` lines
+    (the jemalloc page's form) count as table rows."""
     out: dict[str, DocVar] = {}
     cur: DocVar | None = None
     in_status = False
@@ -1125,14 +1133,18 @@ def parse_doc_vars(path: Path, keep_bare: bool = False) -> dict[str, DocVar]:
             name = re.sub(r"=(name|#)$", "", name)
             if not in_status and NAME_RE.fullmatch(name.replace("-", "_").lower()) and name[:1].islower():
                 n = canon(name)
-                if "_" in n or "." in n:
+                if "_" in n or "." in n or n in names:
                     cur = DocVar(n)
                     if keep_bare:
                         out.setdefault(n, cur)
             continue
         if cur is None or table_done:
             continue
-        if line.startswith("|"):
+        bm = re.match(r"^\*\s+([A-Za-z][A-Za-z -]*):\s*(.+?)\s*$", line) if bullets else None
+        if bm:
+            cur.fields[_doc_key(bm.group(1))] = _doc_cell(bm.group(2))
+            out.setdefault(cur.name, cur)
+        elif line.startswith("|"):
             cells = line.strip().strip("|").split("|")
             if len(cells) < 2 or set(cells[0].strip()) <= set("-: "):
                 continue
@@ -1145,6 +1157,46 @@ def parse_doc_vars(path: Path, keep_bare: bool = False) -> dict[str, DocVar]:
         elif cur.fields and line.strip():
             table_done = True
     return {n: d for n, d in out.items() if keep_bare or d.get("dynamic", "scope", "default") is not None}
+
+
+LIFECYCLE_RE = re.compile(r"\b(variable|feature) (?:is|has been|was) (?:considered )?\**(removed|deprecated)\**"
+                          r" in `?\[?Percona Server for MySQL (\d+\.\d+\.\d+)")
+
+
+def doc_lifecycle(path: Path) -> dict[str, tuple[str, str]]:
+    """What a Percona Server page says happened to its variables: "This variable is removed in Percona
+    Server for MySQL 8.2.0-1", "... is considered **deprecated** in ... 8.0.23-14", and "This feature has
+    been removed in ... 8.3.0-1" under a `##` feature heading (for every variable below that heading).
+    name -> (status, since); removed beats deprecated. Headings are read as `parse_doc_vars` reads them."""
+    var_says: dict[str, tuple[str, str]] = {}
+    sec_says: dict[int, tuple[str, str]] = {}
+    section_of: dict[str, int] = {}
+    sec, var = 0, None
+
+    def note(table: dict, key, status: str, since: str) -> None:
+        if key not in table or (status == "removed" and table[key][0] != "removed"):
+            table[key] = (status, since)
+
+    for line in path.read_text(errors="replace").splitlines():
+        m = HEADING_RE.match(line)
+        if m:
+            level, text = len(m.group(1)), m.group(2)
+            if level <= 2:
+                sec += 1
+            name = canon(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).strip().strip("`").strip())
+            var = name if NAME_RE.fullmatch(name) and ("_" in name or "." in name) else None
+            if var:
+                section_of.setdefault(var, sec)
+            continue
+        for what, status, since in LIFECYCLE_RE.findall(line):
+            if what == "feature":
+                note(sec_says, sec, status, since)
+            elif var:
+                note(var_says, var, status, since)
+    for name, s in section_of.items():
+        if s in sec_says:
+            note(var_says, name, *sec_says[s])
+    return var_says
 
 
 def parse_index_table(path: Path) -> dict[str, dict[str, str]]:
@@ -1203,6 +1255,8 @@ def doc_default(raw: str | None) -> str | None:
     if low in ("", "empty", "empty string", "''", '""', "blank"):
         return ""
     if low in ("null", "none specified", "not set", "-", "n/a"):
+        return None
+    if re.fullmatch(r"<[^<>]+>(?:\W*<[^<>]+>)*", v):  # a placeholder (`<username>:<password>`), not a value
         return None
     if re.search(r"\s(or|and|if|on \d|based|depends|see)\s", " " + low + " ") or len(v.split()) > 2:
         return None
@@ -1302,10 +1356,12 @@ def add_plugin_vars(recs: dict[str, Rec], plugin: str, names: dict[str, str], do
     return added
 
 
-def merge_doc_facts(recs: dict[str, Rec], docs: dict[str, DocVar], add_missing: bool) -> list[str]:
+def merge_doc_facts(recs: dict[str, Rec], docs: dict[str, DocVar], add_missing: bool,
+                    untyped: frozenset[str] = frozenset()) -> list[str]:
     """Percona feature pages on top of a catalog: names the pages describe and the catalog lacks are
     added (when `add_missing`); for names it has, the page's dynamic flag and, where the help gave none,
-    its default and type are taken."""
+    its default and type are taken. Names in `untyped` (known from a variable index only) take the
+    page's kind whenever the page gives a data type."""
     added = []
     for name, d in docs.items():
         r = recs.get(name)
@@ -1318,6 +1374,8 @@ def merge_doc_facts(recs: dict[str, Rec], docs: dict[str, DocVar], add_missing: 
         if r.status == "removed":
             continue
         dr = rec_from_doc(name, d)
+        if name in untyped and r.kind == "string" and d.get("data type", "variable type", "type") is not None:
+            r.kind, r.values = dr.kind, list(dr.values)
         if d.get("dynamic") is not None:
             r.dynamic = dr.dynamic
         r.sysvar = True if r.name not in OPTION_ONLY_COMMON else r.sysvar
@@ -1722,7 +1780,11 @@ def main() -> int:
     audit_opt_names = {canon(m) for m in re.findall(r"--([a-z_-]+)=", p80_audit_opt.read_text())}
 
     def build_percona(series: str, help_path: Path | None, base: dict[str, Rec], dump: dict[str, str] | None,
-                      index_path: Path, add_feature_names: bool) -> dict[str, Rec]:
+                      index_path: Path, add_feature_names: bool,
+                      docs: dict[str, DocVar] | None = None) -> dict[str, Rec]:
+        """Percona Server on the MySQL catalog of its series: the help output's own options (when there
+        is one), the variable index, the curated table, the feature pages (`docs`, default: the 8.4
+        feature pages as read for 5.7/8.0). Without a help output only names the docs list are added."""
         recs = {n: replace(r, values=list(r.values)) for n, r in base.items()}
         if help_path is not None:
             hp = parse_help(help_path)
@@ -1737,6 +1799,7 @@ def main() -> int:
             th.values = ["one-thread-per-connection", "no-threads", "pool-of-threads"]
             th.note = "pool-of-threads: Percona Server's built-in thread pool"
         index = parse_index_table(index_path)
+        index_only: list[str] = []  # names the index adds (it gives no type)
         for name, row in index.items():
             plugin = next((p for pre, p in PERCONA_PLUGIN_PREFIXES if name.startswith(pre)), "")
             if name.startswith("rocksdb_"):
@@ -1746,17 +1809,21 @@ def main() -> int:
                 r = rec_from_index(name, row)
                 r.plugin = plugin
                 recs[name] = r
+                index_only.append(name)
             elif r.status != "removed":
                 r.sysvar = True
                 r.dynamic = bool(doc_bool(row.get("dynamic")))
         for name, kind, lo, hi, values, default, dyn, note in PERCONA_80_ADDITIONS:
             if name in recs and recs[name].kind != "string" or name not in recs and vtuple(series) < (8, 0) and name.startswith("thread_pool_high_prio_mode"):
                 continue
+            if help_path is None and (name not in recs or recs[name].status == "removed"):
+                continue  # no help output: the curated table only types what the docs list
             old = recs.get(name)
             recs[name] = Rec(name, kind=kind, min="" if lo is None else str(lo), max="" if hi is None else str(hi),
                              values=list(values or []), default=default if default is not None or old is None else old.default,
                              dynamic=dyn, sysvar=True, note=note or "")
-        merge_doc_facts(recs, feature_docs, add_missing=add_feature_names)
+        merge_doc_facts(recs, feature_docs if docs is None else docs, add_missing=add_feature_names,
+                        untyped=frozenset(index_only) if help_path is None else frozenset())
         if "log_query_errors" in recs:  # error codes, comma-separated, or ALL
             recs["log_query_errors"].kind = "string"
         return recs
@@ -1808,6 +1875,75 @@ def main() -> int:
         "LAYERED ON the mysql-5.7 catalog: InnoDB and performance_schema names (5.7.41), plugin names",
     ], "5.7.31", "the newest Percona Server 5.7 release its 5.7 docs name (5.7.31-34); the MySQL layer is 5.7.41's")
 
+    # Percona Server 8.4: no help output or SHOW VARIABLES of an 8.4 server is at hand, so the MySQL layer
+    # is the mysql-8.4 catalog and Percona's own names are those its 8.4 documentation lists: the variable
+    # index (names, option-file use, dynamic), the feature pages (types, defaults; names they describe that
+    # the index lacks are added), the MyRocks, audit-log-filter and group replication pages (plugins).
+    # Percona 8.0's names do not carry over: only what the 8.4 docs or the MySQL 8.4 layer have.
+    def p84_page(page: str) -> Path:
+        return pdir / f"percona-server-8.4-docs__percona_psmysql-docs__docs__{page}.md"
+
+    p84_index_path = p84_page("percona-server-system-variables")
+    p84_index = parse_index_table(p84_index_path)
+    feature_docs84: dict[str, DocVar] = {}
+    for f in feature_pages:
+        feature_docs84.update(parse_doc_vars(f, names=frozenset(p84_index), bullets=True))
+    p84 = build_percona("8.4", None, my84, None, p84_index_path, add_feature_names=True, docs=feature_docs84)
+    # restrict-dynamic-log-locations: prose only ("the directory name as a string", read-only)
+    if "secure_log_path" in p84:
+        p84["secure_log_path"].kind = "path"
+    rocks_docs84 = {n: d for n, d in parse_doc_vars(p84_page("myrocks-server-variables")).items()
+                    if n.startswith("rocksdb_")}
+    add_plugin_vars(p84, "rocksdb", {}, rocks_docs84)
+    # 8.4's audit log filter is a component ("the audit log filter component", variables audit_log_filter.*)
+    alf84 = {n: d for n, d in parse_doc_vars(p84_page("audit-log-filter-variables")).items()
+             if n.startswith("audit_log_filter")}
+    add_plugin_vars(p84, "component_audit_log_filter", {}, alf84)
+    gr84 = parse_doc_vars(p84_page("group-replication-system-variables"))
+    add_plugin_vars(p84, "group_replication", {}, gr84)
+    lifecycle84: dict[str, tuple[str, str]] = {}
+    for f in sorted(pdir.glob("percona-server-8.4-docs__*.md")):
+        lifecycle84.update(doc_lifecycle(f))
+    for name, (status, since) in lifecycle84.items():
+        r = p84.get(name)
+        if r is None:
+            warnings.append(f"percona-8.4: the docs say {name} is {status} but list no such variable")
+            continue
+        r.status, r.since = status, since
+        if status == "removed":
+            r.dynamic = False
+    warnings += apply_changes(p84, "percona", "8.4", [my84, p80], derived=True)
+    # Percona's own names of percona-8.0 (not its MySQL layer's) that the 8.4 docs do not list: left out,
+    # and named in the header.
+    dropped: dict[str, list[str]] = {}
+    for name, r in sorted(p80.items()):
+        if name not in p84 and name not in my80 and r.status != "removed":
+            dropped.setdefault(r.plugin, []).append(name)
+    dropped_plugins = ", ".join(f"{plug} ({len(ns)})" for plug, ns in sorted(dropped.items()) if plug)
+    dropped_builtin = dropped.get("", [])
+    write(out, "percona-8.4", p84, [
+        "source: Percona Server 8.4 documentation (percona/psmysql-docs 0e9095470a35): the variable index",
+        "  docs/percona-server-system-variables.md (names, option-file use, dynamic; keyring_vault_* and",
+        "  query_response_time_* as plugins) + the feature pages binlog-space, kill-idle-trx, slowlog-rotation,",
+        "  encrypt-temporary-files, jemalloc-profiling, threadpool, utility-user, user-stats, proxy-protocol-support,",
+        "  slow-extended, innodb-show-status, xtradb-performance-improvements, restrict-dynamic-log-locations",
+        "  (types, defaults, dynamic; names they describe that the index lacks are added)",
+        "  + plugin rocksdb: docs/myrocks-server-variables.md (names, types, defaults, dynamic)",
+        "  + component component_audit_log_filter: docs/audit-log-filter-variables.md (audit_log_filter.* names)",
+        "  + plugin group_replication: Percona's 4 names of docs/group-replication-system-variables.md",
+        "  deprecated/removed: what those pages say (\"This variable is removed in Percona Server for MySQL 8.2.0-1\")",
+        "LAYERED ON the mysql-8.4 catalog (see its header; no Percona 8.4 server output was available):",
+        "  MySQL names, InnoDB and performance_schema names, MySQL plugins (group_replication, semisync, validate_password)",
+        "curated: the script's Percona table (kinds, ranges, enum values: thread pool, slow log, XtraDB) for the",
+        "  names the 8.4 index lists; thread_handling takes pool-of-threads (threadpool page) in place of MySQL's",
+        "  loaded-dynamically, as Percona 8.0.27's help has it; secure_log_path is a directory (prose of its page);",
+        "  extra_port / extra_max_connections removed since 8.0.14 (the 8.4 index still lists them)",
+        *textwrap.wrap("Percona names of percona-8.0 not carried over (absent from the 8.4 docs read here; "
+                       f"whether 8.4 removed them the data does not say): plugins {dropped_plugins} "
+                       "(audit_log_filter: 8.0's plugin names; 8.4 has the component's audit_log_filter.*); "
+                       f"built in: {', '.join(dropped_builtin)}", 100, subsequent_indent="  "),
+    ], "8.4.0", "no Percona Server 8.4 release is named by the data: the LTS's first release, as mysql-8.4")
+
     # ---- Percona XtraDB Cluster ---------------------------------------------------------------------
     x80_docs = parse_doc_vars(pxdir / "pxc-8.0-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
     x80 = {n: replace(r, values=list(r.values)) for n, r in p80.items()}
@@ -1818,6 +1954,41 @@ def main() -> int:
         "  6c98e3377ceb docs/wsrep-system-index.md: names, command line, scope, dynamic, defaults);",
         f"  {len(added)} names added, built into PXC's server (empty plugin column)",
     ], "8.0.33", "the newest PXC 8.0 release its docs name (8.0.33-25)")
+
+    # PXC 8.4: built as pxc-8.0 is, on percona-8.4, from the 8.4 wsrep variable index.
+    x84_docs = parse_doc_vars(pxdir / "pxc-8.4-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
+    x84 = {n: replace(r, values=list(r.values)) for n, r in p84.items()}
+    added = merge_doc_facts(x84, x84_docs, add_missing=True)
+    warnings += apply_changes(x84, "percona", "8.4", [p84], derived=True)
+    write(out, "pxc-8.4", x84, [
+        "source: the percona-8.4 catalog (see its header) + PXC's wsrep variable index (percona/pxc-docs",
+        "  d0b09a71fd80 docs/wsrep-system-index.md: names, command line, scope, dynamic, defaults);",
+        f"  {len(added)} names added, built into PXC's server (empty plugin column)",
+    ], "8.4.0", "no PXC 8.4 release is named by its docs: the LTS's first release, as percona-8.4")
+
+    # PXC 5.7: built as pxc-8.0 is, on percona-5.7, from the 5.7 wsrep variable index; the PXC 5.6.22
+    # help output (the only real PXC server output here) gives the argument kind of the names the index
+    # gives no default for (its defaults are 5.6's and not taken).
+    x57_docs = parse_doc_vars(pxdir / "pxc-5.7-docs__percona_pxc-docs__docs__wsrep-system-index.md", keep_bare=True)
+    x57 = {n: replace(r, values=list(r.values)) for n, r in p57.items()}
+    added = merge_doc_facts(x57, x57_docs, add_missing=True)
+    h56 = parse_help(pxdir / "pxc-5.6.22-25.8__maginatics_pxc-from-apt-source__mysql-test__r__mysqld--help-notwin.result")
+    kinds56 = 0
+    for name in added:
+        h = h56.get(name)
+        if h is None or x57[name].default is not None or x57[name].kind != "string":
+            continue
+        x57[name].kind = from_help(name, h, "percona").kind
+        kinds56 += 1
+    warnings += apply_changes(x57, "percona", "5.7", [p57], derived=True)
+    write(out, "pxc-5.7", x57, [
+        "source: the percona-5.7 catalog (see its header) + PXC's wsrep variable index (percona/pxc-docs",
+        "  eb89b4c37051 docs/wsrep-system-index.md: names, command line, scope, dynamic, defaults);",
+        f"  {len(added)} names added, built into PXC's server (empty plugin column); for the {kinds56} of them",
+        "  the index gives no default, the argument kind (flag / number / text) of mysqld --help of PXC 5.6.22-25.8",
+        "  (mysql-test mysqld--help-notwin.result, maginatics/pxc-from-apt-source d8b330a985f7; its 5.6 defaults",
+        "  are not taken)",
+    ], "5.7.24", "the newest PXC 5.7 release its docs name (5.7.24-31.33); the Percona layer is percona-5.7's")
     for w in warnings:
         print("warning:", w, file=sys.stderr)
     return 0

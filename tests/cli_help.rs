@@ -156,7 +156,12 @@ fn target_help_lists_the_supported_series() {
             "mariadb-10.6",
             "mariadb-10.11",
             "mariadb-11.4",
+            "percona-5.7",
             "percona-8.0",
+            "percona-8.4",
+            "pxc-5.7",
+            "pxc-8.0",
+            "pxc-8.4",
         ] {
             assert!(out.contains(series), "{cmd} --help lacks {series}:\n{out}");
         }

@@ -21,7 +21,7 @@
 //!   both resolve to the catalog's newest release, plus explicit releases
 //!   where deprecations and removals bite: mysql-5.7.19 (query cache not yet
 //!   deprecated), mysql-8.0.25 and mysql-8.0.30 (before and at
-//!   `innodb_redo_log_capacity`), percona-8.0.25: 13 targets;
+//!   `innodb_redo_log_capacity`), percona-8.0.25: 16 targets;
 //! - hosts: 1G/1 CPU (hdd), 8G/4, 64G/16, 512G/96 (ssd), and a cgroup-limited
 //!   host (2G memory.max and a 2-CPU quota on a 64G/16 machine; its
 //!   `mytune.toml` gives the figures the server may use): 5 hosts;
@@ -30,13 +30,13 @@
 //! - `--base` fixtures: see [`BASES`] (7 files; two more are skipped, with
 //!   the reason there).
 //!
-//! Without a base the full product runs (13 × 5 × 8 = 520 cases). With a
-//! base the product would be 3640 cases (each linted twice: the output and
+//! Without a base the full product runs (16 × 5 × 8 = 640 cases). With a
+//! base the product would be 4480 cases (each linted twice: the output and
 //! the base alone), too slow for CI in debug, so each (target, base) pair
 //! runs with four of the 40 (host, profile) pairs, picked by a fixed rotation
 //! ([`sample`]) that visits every host and every profile for every base:
-//! 13 × 7 × 4 = 364 cases, 884 in all. Debug build on a shared 2-core
-//! machine: about 31 s; the live test starts the 30 distinct mariadb-10.11
+//! 16 × 7 × 4 = 448 cases, 1088 in all. Debug build on a shared 2-core
+//! machine: about 36 s; the live test starts the 30 distinct mariadb-10.11
 //! files in about 40 s.
 
 #[path = "support/mariadb.rs"]

@@ -89,3 +89,30 @@ fn without_a_server_the_default_is_mysql_80() {
     assert!(line.starts_with("mytune lint: target mysql-8.0"), "{line}");
     assert!(line.ends_with(" (default)"), "{line}");
 }
+
+#[test]
+fn percona_8_4_and_pxc_5_7_and_8_4_have_catalogs_of_their_own() {
+    let (d, bin) = setup();
+    for (t, release) in [
+        ("percona-8.4", "percona-8.4"),
+        ("pxc-5.7", "pxc-5.7.24"),
+        ("pxc-8.4", "pxc-8.4"),
+    ] {
+        let o = lint_in(d.path(), &bin, &[], &["--target", t, "my.cnf"]);
+        assert_eq!(
+            first_line(&o),
+            format!("mytune lint: target {release} (--target)"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("older than the oldest catalog"), "{t}: {err}");
+    }
+    // PXC 5.6 is older than every PXC catalog: 5.7's stands in, and says so.
+    let o = lint_in(d.path(), &bin, &[], &["--target", "pxc-5.6", "my.cnf"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("Percona XtraDB Cluster 5.6 is older than the oldest catalog, 5.7"),
+        "{err}"
+    );
+}

@@ -90,7 +90,7 @@ struct Series {
     data: &'static str,
 }
 
-const SERIES_COUNT: usize = 9;
+const SERIES_COUNT: usize = 12;
 
 const SERIES: [Series; SERIES_COUNT] = [
     Series {
@@ -150,11 +150,32 @@ const SERIES: [Series; SERIES_COUNT] = [
         data: include_str!("../../data/catalog/percona-8.0.tsv"),
     },
     Series {
+        flavor: Flavor::Percona,
+        major: 8,
+        minor: 4,
+        file: "percona-8.4.tsv",
+        data: include_str!("../../data/catalog/percona-8.4.tsv"),
+    },
+    Series {
+        flavor: Flavor::Pxc,
+        major: 5,
+        minor: 7,
+        file: "pxc-5.7.tsv",
+        data: include_str!("../../data/catalog/pxc-5.7.tsv"),
+    },
+    Series {
         flavor: Flavor::Pxc,
         major: 8,
         minor: 0,
         file: "pxc-8.0.tsv",
         data: include_str!("../../data/catalog/pxc-8.0.tsv"),
+    },
+    Series {
+        flavor: Flavor::Pxc,
+        major: 8,
+        minor: 4,
+        file: "pxc-8.4.tsv",
+        data: include_str!("../../data/catalog/pxc-8.4.tsv"),
     },
 ];
 
@@ -442,6 +463,9 @@ mod tests {
         assert_eq!(rel("percona-8.0"), "percona-8.0.36");
         assert_eq!(rel("pxc-8.0"), "pxc-8.0.33");
         assert_eq!(rel("percona-5.7"), "percona-5.7.31");
+        assert_eq!(rel("percona-8.4"), "percona-8.4"); // 8.4.0: a zero patch is not written
+        assert_eq!(rel("pxc-5.7"), "pxc-5.7.24");
+        assert_eq!(rel("pxc-8.4"), "pxc-8.4");
     }
 
     #[test]
@@ -506,6 +530,23 @@ mod tests {
         assert!(pxc.get("wsrep_cluster_address").is_some());
         assert_eq!(pxc.plugin_of("wsrep_provider_options"), None);
         assert!(p80.get("wsrep_cluster_address").is_none());
+        // Percona 8.4: MyRocks still a plugin, the audit log filter a component
+        // (audit_log_filter.*), the 8.0 audit_log plugin not in its docs.
+        let p84 = cat("percona-8.4");
+        assert_eq!(p84.plugin_of("rocksdb_block_cache_size"), Some("rocksdb"));
+        assert_eq!(
+            p84.plugin_of("audit_log_filter.file"),
+            Some("component_audit_log_filter")
+        );
+        assert!(p84.get("audit_log_policy").is_none());
+        assert_eq!(p84.plugin_of("kill_idle_transaction"), None);
+        assert!(p84.get("kill_idle_transaction").is_some());
+        assert!(p84.get("wsrep_cluster_address").is_none());
+        for pxc in ["pxc-5.7", "pxc-8.4"] {
+            let c = cat(pxc);
+            assert!(c.get("wsrep_cluster_address").is_some(), "{pxc}");
+            assert_eq!(c.plugin_of("wsrep_provider_options"), None, "{pxc}");
+        }
     }
 
     #[test]
@@ -522,8 +563,14 @@ mod tests {
         assert_eq!(pick("mariadb-10.5"), "mariadb-10.6");
         assert_eq!(pick("mariadb-11.0"), "mariadb-11.4");
         assert_eq!(pick("mariadb-11.8"), "mariadb-11.4");
-        assert_eq!(pick("percona-8.4"), "percona-8.0");
+        assert_eq!(pick("percona-8.4"), "percona-8.4");
+        assert_eq!(pick("percona-8.4.3"), "percona-8.4");
+        assert_eq!(pick("percona-9.1"), "percona-8.4");
+        assert_eq!(pick("percona-8.0.36"), "percona-8.0");
         assert_eq!(pick("pxc-8.0.33"), "pxc-8.0");
+        assert_eq!(pick("pxc-8.4"), "pxc-8.4");
+        assert_eq!(pick("pxc-5.7.44"), "pxc-5.7");
+        assert_eq!(pick("pxc-5.6"), "pxc-5.7");
         assert_eq!(pick("percona-5.7.22"), "percona-5.7");
         for old in ["mysql-4.1", "mariadb-5.0", "percona-4.1", "pxc-5.1"] {
             let e = Catalog::for_target(&old.parse().unwrap()).unwrap_err();
@@ -539,5 +586,13 @@ mod tests {
         );
         assert_eq!(Catalog::stand_in_note(&"mysql-8.0".parse().unwrap()), None);
         assert!(Catalog::stand_in_note(&"mysql-5.6".parse().unwrap()).is_some());
+        // PXC 5.7 has a catalog of its own now; 5.6 is older than it.
+        assert_eq!(Catalog::stand_in_note(&"pxc-5.7".parse().unwrap()), None);
+        assert_eq!(
+            Catalog::stand_in_note(&"percona-8.4".parse().unwrap()),
+            None
+        );
+        let note = Catalog::stand_in_note(&"pxc-5.6".parse().unwrap()).unwrap();
+        assert!(note.contains("oldest catalog, 5.7"), "{note}");
     }
 }
