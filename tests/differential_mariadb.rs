@@ -63,7 +63,6 @@ impl Case {
     }
 }
 
-
 /// Lines the server crashes on instead of judging them: a server bug, not a
 /// verdict lint could share. MariaDB 10.11.19 gets signal 11 in `--help`
 /// when `max_session_mem_used` is at or below its minimum (8192).
@@ -513,7 +512,6 @@ fn real_files() -> Vec<Case> {
     }
     cases
 }
-
 
 /// lint's class for a file: its structural findings' highest severity.
 fn lint_class(path: &Path, target: &Target) -> (Class, Vec<String>) {

@@ -91,7 +91,14 @@ fn the_example_files_fixed_for_mariadb_start_the_real_server() {
         "seed000-best-practice.cnf",
         "seed003-100k-connections.cnf",
     ] {
-        let text = oracle::strip_paths(&fs::read_to_string(examples.join(name)).unwrap());
+        // Without this machine's paths, and without the 100k file's
+        // unrendered Ansible line (`datadir {{ mysqldir }}`: a finding of
+        // its own, which no fix can render).
+        let text: String = oracle::strip_paths(&fs::read_to_string(examples.join(name)).unwrap())
+            .lines()
+            .filter(|l| !l.contains("{{"))
+            .map(|l| format!("{l}\n"))
+            .collect();
         let dir = tempfile::tempdir().unwrap();
         let cnf = dir.path().join(name);
         fs::write(&cnf, &text).unwrap();

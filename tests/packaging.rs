@@ -19,7 +19,10 @@ fn rust_version_is_the_highest_of_the_locked_dependencies() {
     // The packages built for this host: a checkout whose cargo cache holds
     // only what builds here (no Windows-only crates) resolves offline.
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let vv = Command::new(rustc).arg("-vV").output().expect("run rustc -vV");
+    let vv = Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("run rustc -vV");
     let host = String::from_utf8_lossy(&vv.stdout)
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
