@@ -33,6 +33,21 @@ fn codes(o: &Output) -> Vec<(String, String, u64)> {
         .collect()
 }
 
+/// `mytune lint --target mysql-8.0 --write-baseline BASELINE FILE` in `dir`.
+fn write_baseline(dir: &Path, baseline: &str, file: &str) -> Output {
+    mytune(
+        dir,
+        &[
+            "lint",
+            "--target",
+            "mysql-8.0",
+            "--write-baseline",
+            baseline,
+            file,
+        ],
+    )
+}
+
 const LINT: &[&str] = &["lint", "--target", "mysql-8.0", "--format", "json"];
 
 fn lint(dir: &Path, extra: &[&str]) -> Output {
@@ -47,17 +62,7 @@ fn a_baseline_survives_inserting_lines_above_a_finding() {
     fs::create_dir(dir.path().join("conf")).unwrap();
     let cnf = dir.path().join("conf/my.cnf");
     fs::write(&cnf, "[mysqld]\ntx_isolation = READ-COMMITTED\n").unwrap();
-    let out = mytune(
-        dir.path(),
-        &[
-            "lint",
-            "--target",
-            "mysql-8.0",
-            "--write-baseline",
-            "baseline.txt",
-            "conf/my.cnf",
-        ],
-    );
+    let out = write_baseline(dir.path(), "baseline.txt", "conf/my.cnf");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let written = fs::read_to_string(dir.path().join("baseline.txt")).unwrap();
     assert!(written.contains("MT003\tconf/my.cnf\t"), "{written}");
@@ -90,17 +95,7 @@ fn a_baseline_entry_that_matches_nothing_is_reported_where_it_is() {
         "[mysqld]\ntx_isolation = READ-COMMITTED\nquery_cache_size = 0\n",
     )
     .unwrap();
-    mytune(
-        dir.path(),
-        &[
-            "lint",
-            "--target",
-            "mysql-8.0",
-            "--write-baseline",
-            "b.txt",
-            "my.cnf",
-        ],
-    );
+    write_baseline(dir.path(), "b.txt", "my.cnf");
     fs::write(
         &cnf,
         "[mysqld]\ntransaction_isolation = READ-COMMITTED\nquery_cache_size = 0\n",
@@ -135,17 +130,7 @@ fn entries_count_two_equal_lines_need_two() {
     let dir = tempfile::tempdir().unwrap();
     let cnf = dir.path().join("my.cnf");
     fs::write(&cnf, "[mysqld]\nquery_cache_size = 0\n").unwrap();
-    mytune(
-        dir.path(),
-        &[
-            "lint",
-            "--target",
-            "mysql-8.0",
-            "--write-baseline",
-            "b.txt",
-            "my.cnf",
-        ],
-    );
+    write_baseline(dir.path(), "b.txt", "my.cnf");
     fs::write(
         &cnf,
         "[mysqld]\nquery_cache_size = 0\n[mysqld]\nquery_cache_size = 0\n",

@@ -217,13 +217,7 @@ fn fix_writes_the_expected_file_for_mysql_8_0() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mixed.cnf");
     fs::copy(root.join("mixed.cnf"), &path).unwrap();
-    let out = mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--fix",
-        path.to_str().unwrap(),
-    ]);
+    let out = lint_mysql80("--fix", &path);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -234,6 +228,17 @@ fn fix_writes_the_expected_file_for_mysql_8_0() {
     assert!(stderr.contains("mytune: fixed "), "{stderr}");
     let want = fs::read_to_string(root.join("mixed.mysql-8.0.cnf")).unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), want);
+}
+
+/// `mytune lint --target mysql-8.0 FLAG PATH`.
+fn lint_mysql80(flag: &str, path: &Path) -> std::process::Output {
+    mytune(&[
+        "lint",
+        "--target",
+        "mysql-8.0",
+        flag,
+        path.to_str().unwrap(),
+    ])
 }
 
 fn mytune(args: &[&str]) -> std::process::Output {
@@ -250,13 +255,7 @@ fn diff_prints_the_fixes_changes_nothing_and_exits_1() {
     let path = dir.path().join("my.cnf");
     let text = "[mysqld]\ntx_isolation = READ-COMMITTED\nmax_connections = 100\n";
     fs::write(&path, text).unwrap();
-    let out = mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--diff",
-        path.to_str().unwrap(),
-    ]);
+    let out = lint_mysql80("--diff", &path);
     assert_eq!(out.status.code(), Some(1));
     let diff = String::from_utf8_lossy(&out.stdout);
     assert!(diff.contains("-tx_isolation = READ-COMMITTED"), "{diff}");
@@ -271,13 +270,7 @@ fn diff_prints_the_fixes_changes_nothing_and_exits_1() {
     assert_eq!(fs::read_to_string(&path).unwrap(), text);
     // Nothing to fix: no diff, exit 0.
     fs::write(&path, "[mysqld]\nmax_connections = 100\n").unwrap();
-    let out = mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--diff",
-        path.to_str().unwrap(),
-    ]);
+    let out = lint_mysql80("--diff", &path);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
 }
@@ -293,13 +286,7 @@ fn fix_leaves_included_files_outside_the_paths_given_and_says_so() {
     fs::write(&inc, "[mysqld]\ntx_isolation = READ-COMMITTED\n").unwrap();
     let main = top.join("my.cnf");
     fs::write(&main, format!("[mysqld]\n!include {}\n", inc.display())).unwrap();
-    let out = mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--fix",
-        main.to_str().unwrap(),
-    ]);
+    let out = lint_mysql80("--fix", &main);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is not under the paths given"), "{stderr}");
     assert!(fs::read_to_string(&inc).unwrap().contains("tx_isolation"));
@@ -329,13 +316,7 @@ fn fix_writes_through_a_symbolic_link_and_keeps_the_mode() {
     fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
     let link = dir.path().join("my.cnf");
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--fix",
-        link.to_str().unwrap(),
-    ]);
+    lint_mysql80("--fix", &link);
     assert!(
         fs::symlink_metadata(&link)
             .unwrap()
@@ -359,13 +340,7 @@ fn a_typo_is_not_renamed_onto_a_name_the_file_already_sets() {
     let path = dir.path().join("my.cnf");
     let text = "[mysqld]\nmax_conections = 200\nmax_connections = 300\n";
     fs::write(&path, text).unwrap();
-    let out = mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--diff",
-        path.to_str().unwrap(),
-    ]);
+    let out = lint_mysql80("--diff", &path);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -374,13 +349,7 @@ fn a_typo_is_not_renamed_onto_a_name_the_file_already_sets() {
     );
     // Alone, it is.
     fs::write(&path, "[mysqld]\nmax_conections = 200\n").unwrap();
-    let out = mytune(&[
-        "lint",
-        "--target",
-        "mysql-8.0",
-        "--diff",
-        path.to_str().unwrap(),
-    ]);
+    let out = lint_mysql80("--diff", &path);
     assert!(String::from_utf8_lossy(&out.stdout).contains("+max_connections = 200"));
 }
 

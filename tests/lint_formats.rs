@@ -39,6 +39,21 @@ fn sarif_schema() -> serde_json::Value {
     schema
 }
 
+/// The log validates against the vendored SARIF 2.1.0 schema.
+fn assert_valid_sarif(log: &serde_json::Value) {
+    let schema = sarif_schema();
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF schema errors:\n{}",
+        errors.join("\n")
+    );
+}
+
 fn lint(format: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mytune"))
         // The default target must not depend on the server installed here.
@@ -54,17 +69,7 @@ fn sarif_validates_against_the_schema_and_carries_rule_metadata() {
     let o = lint("sarif");
     assert_eq!(o.status.code(), Some(1));
     let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
-    let schema = sarif_schema();
-    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF schema errors:\n{}",
-        errors.join("\n")
-    );
+    assert_valid_sarif(&log);
 
     let run = &log["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "mytune");
@@ -233,17 +238,7 @@ fn sarif_carries_fixes_and_github_points_to_lint_fix() {
     };
     let o = run("sarif");
     let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
-    let schema = sarif_schema();
-    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF schema errors:\n{}",
-        errors.join("\n")
-    );
+    assert_valid_sarif(&log);
     let results = log["runs"][0]["results"].as_array().unwrap();
     let tx = results
         .iter()
