@@ -1513,10 +1513,27 @@ MACHINE_DEPENDENT = {
 }
 
 
+# How the server computes a machine-dependent default, where a series changed the computation (the upgrade
+# advisor compares these when both defaults are computed): series -> name -> rule. Applies to MySQL, Percona
+# Server and PXC of the series (one InnoDB). Source: MySQL 8.0 and 8.4 manuals, innodb_buffer_pool_instances
+# (https://dev.mysql.com/doc/refman/8.4/en/innodb-parameters.html#sysvar_innodb_buffer_pool_instances).
+COMPUTED_DEFAULTS: dict[str, dict[str, str]] = {
+    "8.0": {"innodb_buffer_pool_instances": "8, or 1 when innodb_buffer_pool_size is below 1G"},
+    "8.4": {"innodb_buffer_pool_instances":
+            "1 when innodb_buffer_pool_size is at most 1G, else the smaller of (innodb_buffer_pool_size / "
+            "innodb_buffer_pool_chunk_size) / 2 and a quarter of the logical CPUs, within 1-64"},
+}
+
+
 def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], release: str, why: str) -> None:
     for r in recs.values():
         if r.kind == "path" or r.name in MACHINE_DEPENDENT:
             r.default = None
+    flavor, _, series = target.partition("-")
+    if flavor in ("mysql", "percona", "pxc"):
+        for name, rule in COMPUTED_DEFAULTS.get(series, {}).items():
+            if name in recs and not recs[name].note:
+                recs[name].note = "computed default: " + rule
     lines = [f"# mytune variable catalog: {target}"]
     lines.append(f"# release: {release} ({why})")
     lines += [f"# {h}" for h in header]

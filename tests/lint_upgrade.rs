@@ -105,6 +105,11 @@ fn mysql_8_0_to_8_4_lists_the_new_defaults() {
         let m = message(&found, "MT023", var).unwrap_or_else(|| panic!("{var}: {found:?}"));
         assert!(m.contains(change), "{m}");
     }
+    let instances = message(&found, "MT023", "innodb_buffer_pool_instances").unwrap();
+    assert!(
+        instances.contains("computes its default differently"),
+        "{instances}"
+    );
     let native = message(&found, "MT023", "mysql_native_password").unwrap();
     assert!(native.contains("off by default in MySQL 8.4.0"), "{native}");
 }

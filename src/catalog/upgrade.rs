@@ -54,6 +54,14 @@ pub struct DefaultChange<'c> {
     pub builtin_turned_off: bool,
     /// The plugin the variable belongs to, in either catalog.
     pub plugin: Option<String>,
+    /// When both defaults are computed and the computation changed: how
+    /// each series computes it (from the catalogs' "computed default" note).
+    pub rules: Option<(String, String)>,
+}
+
+/// The catalog's description of how the server computes a default.
+fn computed_rule(v: &VarInfo) -> Option<&str> {
+    v.note.as_deref()?.strip_prefix("computed default: ")
 }
 
 /// A default as compared: `None` when the server computes it.
@@ -129,7 +137,24 @@ pub fn default_changes<'c>(old: &Catalog, new: &'c Catalog) -> Vec<DefaultChange
         };
         let a = normalized(&before.kind, before.default.as_deref());
         let b = normalized(&var.kind, var.default.as_deref());
-        if a == b || (a.is_none() && b.is_none()) {
+        if a.is_none() && b.is_none() {
+            if let (Some(x), Some(y)) = (computed_rule(before), computed_rule(var))
+                && x != y
+            {
+                out.push(DefaultChange {
+                    var,
+                    old: None,
+                    new: None,
+                    added: Vec::new(),
+                    dropped: Vec::new(),
+                    builtin_turned_off: false,
+                    plugin: var.plugin.clone(),
+                    rules: Some((x.to_string(), y.to_string())),
+                });
+            }
+            continue;
+        }
+        if a == b {
             continue;
         }
         let (mut added, mut dropped) = (Vec::new(), Vec::new());
@@ -152,6 +177,7 @@ pub fn default_changes<'c>(old: &Catalog, new: &'c Catalog) -> Vec<DefaultChange
             dropped,
             builtin_turned_off: false,
             plugin: var.plugin.clone().or_else(|| before.plugin.clone()),
+            rules: None,
         });
     }
     // An enable option new in `new` for a plugin the catalog notes as built
@@ -176,6 +202,7 @@ pub fn default_changes<'c>(old: &Catalog, new: &'c Catalog) -> Vec<DefaultChange
                 dropped: Vec::new(),
                 builtin_turned_off: true,
                 plugin: var.plugin.clone(),
+                rules: None,
             });
         }
     }
@@ -241,6 +268,18 @@ mod tests {
         assert!(!c.iter().any(|(n, ..)| n == "timestamp"));
         // Built in and always on in 8.0, off by default in 8.4.
         assert!(has(&c, "mysql_native_password", Some("ON"), Some("OFF")));
+        // Computed in both, by another rule in 8.4.
+        let old = Catalog::for_target(&"mysql-8.0".parse::<Target>().unwrap()).unwrap();
+        let new = Catalog::for_target(&"mysql-8.4".parse::<Target>().unwrap()).unwrap();
+        let instances = default_changes(old, new)
+            .into_iter()
+            .find(|c| c.var.name == "innodb_buffer_pool_instances")
+            .expect("innodb_buffer_pool_instances");
+        let (a, b) = instances.rules.unwrap();
+        assert!(
+            a.starts_with("8, or 1") && b.contains("a quarter of the logical CPUs"),
+            "{a} / {b}"
+        );
     }
 
     #[test]

@@ -78,7 +78,12 @@ pub fn default_findings(
                 Some(v) => written(c.var, v),
                 None => "a value the server computes at start".to_string(),
             };
-            let what = if c.builtin_turned_off {
+            let what = if let Some((a, b)) = &c.rules {
+                format!(
+                    "{name} is not set, and the server computes its default differently: on {old} {a}; on \
+                     {new} {b}"
+                )
+            } else if c.builtin_turned_off {
                 format!(
                     "{name}: the plugin is built in and always on in {old}, off by default in {new}; accounts \
                      that use it cannot log in until they move to another plugin or the file sets {name} = ON"
@@ -203,7 +208,12 @@ pub fn running_default_findings(
                 Some(v) => written(c.var, v),
                 None => "a value the server computes at start".to_string(),
             };
-            let message = if c.builtin_turned_off {
+            let message = if let Some((a, b)) = &c.rules {
+                format!(
+                    "{name} runs with the default {old} computes ({a}); {new} computes it differently: {b}; \
+                     set it in the option file to keep today's value"
+                )
+            } else if c.builtin_turned_off {
                 format!(
                     "{name}: the plugin is built in and always on in {old}, off by default in {new}; accounts \
                      that use it cannot log in after the upgrade until they move to another plugin or the \
