@@ -24,6 +24,10 @@ data/catalog/mariadb-<series>-server.tsv, which the catalog embeds:
   engine    a storage engine the server can start with by default
   charset, collation  the names the server knows (from the running server's
             information_schema.COLLATIONS, read-only)
+  min, max  the bounds the server clamps to with a warning ("value X
+            adjusted to Y"), for numeric options the catalog has no range for
+  zero-silent  0 is taken without a warning although the catalog's minimum
+            is higher (max_relay_log_size = 0 means max_binlog_size)
   locale    a name lc_messages and lc_time_names take (case-insensitive;
             any other value stops the start), from information_schema.LOCALES
             of a throw-away server started with the locales plugin
@@ -143,6 +147,23 @@ def main():
         code, err = help_run("%s=-1" % name)
         return name, "Buffered" in err, "Incorrect unsigned value" not in err and code == 0
 
+    adjusted = re.compile(r"value -?\d+ adjusted to (-?\d+)")
+
+    def probe_range(name, signed):
+        found = []
+        lowest = "-9223372036854775808" if signed else "0"
+        highest = "9223372036854775807" if signed else "18446744073709551615"
+        for fact, value in (("min", lowest), ("max", highest)):
+            code, err = help_run("%s=%s" % (name, value))
+            m = adjusted.search(err)
+            if code == 0 and m:
+                found.append((name, fact, m.group(1)))
+        return found
+
+    def probe_zero(name):
+        code, err = help_run("%s=0" % name)
+        return name, code == 0 and not adjusted.search(err)
+
     def probe_option(name):
         code, err = help_run("%s=%s" % (name, sample(own[name])))
         # A name the server takes as a prefix of another option is not an
@@ -177,11 +198,20 @@ def main():
         for name, ok in pool.map(probe_maximum, numeric):
             if ok:
                 rows.append((name, "maximum", ""))
+        signed_names = set()
         for name, early, signed in pool.map(probe_negative, numeric):
             if early:
                 rows.append((name, "early", ""))
             if signed:
                 rows.append((name, "signed", ""))
+                signed_names.add(name)
+        no_range = [n for n in numeric if own[n][2] == "" or own[n][3] == ""]
+        for found in pool.map(lambda n: probe_range(n, n in signed_names), no_range):
+            rows.extend(found)
+        above_zero = [n for n in numeric if own[n][2] not in ("", "0") and not own[n][2].startswith("-")]
+        for name, silent in pool.map(probe_zero, above_zero):
+            if silent:
+                rows.append((name, "zero-silent", ""))
         names = sorted(n for n, c in own.items() if c[9] != "removed")
         for name, unknown, warned, noop in pool.map(probe_option, names):
             if noop:

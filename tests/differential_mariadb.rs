@@ -15,7 +15,8 @@
 //! case), so a failure reproduces from the seed it prints.
 //! `scripts/differential.sh` runs the whole corpus and prints the confusion
 //! matrix (`MYTUNE_DIFF_FULL=1`); `MYTUNE_DIFF_IDS=FILE` judges again only the
-//! cases named in FILE, one `DISAGREE` id per line.
+//! cases named in FILE, one `DISAGREE` id per line (`~TEXT`: every case whose
+//! id contains TEXT).
 
 #[path = "support/mariadb.rs"]
 mod mariadb;
@@ -753,8 +754,13 @@ fn lint_agrees_with_the_real_mariadbd() {
         .unwrap_or(240);
     let total = all.len();
     let cases = if let Some(ids) = listed_ids() {
+        // A line `~TEXT` names every case whose id contains TEXT.
+        let parts: Vec<&str> = ids.iter().filter_map(|i| i.strip_prefix('~')).collect();
         all.into_iter()
-            .filter(|c| ids.contains(&c.id.replace('\n', "\\n")))
+            .filter(|c| {
+                let id = c.id.replace('\n', "\\n");
+                ids.contains(&id) || parts.iter().any(|p| id.contains(p))
+            })
             .collect()
     } else if full {
         all

@@ -423,3 +423,20 @@ fn a_relative_include_is_resolved_against_the_servers_working_directory() {
     let f = lint("mariadb-10.11", "[embedded]\nmax_connections=77\n");
     assert!(f.iter().any(|x| x.code == "MT007"), "{}", show(&f));
 }
+
+/// Bounds the catalog lacks, learnt from the server's own clamping
+/// warnings, and a minimum below which the server takes 0 silently.
+#[test]
+fn probed_bounds_warn_where_the_server_clamps() {
+    use Severity::Warn;
+    assert_classes(&[
+        ("feedback_send_timeout=0", Some(Warn)),
+        ("feedback_send_timeout=90000", Some(Warn)),
+        ("feedback_send_timeout=60", None),
+        ("table_cache=1e3", Some(Warn)),
+        ("binlog_row_event_max_size=", Some(Warn)),
+        ("debug_abort_slave_event_count=-1", Some(Warn)),
+        ("max_relay_log_size=0", None),
+        ("max_relay_log_size=4095", None),
+    ]);
+}

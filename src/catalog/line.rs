@@ -752,6 +752,10 @@ impl Catalog {
                     Ok(n) => n,
                     Err(why) => return Some(bad(format!("{} = {value}: {why}", info.name))),
                 };
+                let (min, max) = &self.bounds(info, *min, *max);
+                if self.zero_is_silent(info, n, *min) {
+                    return None;
+                }
                 if let Some(j) = self.judge_innodb_size(info, n, *min, &value, ctx) {
                     return Some(j);
                 }
@@ -773,17 +777,15 @@ impl Catalog {
                     Ok(n) => n,
                     Err(why) => return Some(bad(format!("{} = {value}: {why}", info.name))),
                 };
-                if let Some(j) = self.judge_innodb_size(info, n, min.map(i128::from), &value, ctx) {
+                let (lo, hi) = self.bounds(info, min.map(i128::from), max.map(i128::from));
+                if self.zero_is_silent(info, n, lo) {
+                    return None;
+                }
+                if let Some(j) = self.judge_innodb_size(info, n, lo, &value, ctx) {
                     return Some(j);
                 }
-                range(
-                    info,
-                    n,
-                    min.map(i128::from),
-                    max.map(i128::from),
-                    block.filter(|b| *b > 1).map(i128::from),
-                )
-                .map(|(why, to)| adjusted(why, Some(to)))
+                range(info, n, lo, hi, block.filter(|b| *b > 1).map(i128::from))
+                    .map(|(why, to)| adjusted(why, Some(to)))
             }
             VarKind::Float { min, max } => {
                 let f: f64 = match v.parse::<f64>().ok().filter(|f| f.is_finite()) {
@@ -1249,6 +1251,31 @@ impl Catalog {
 const MYSQL_BUILTIN_ENGINE_PLUGINS: &[&str] = &["federated", "archive", "blackhole", "mrg_myisam"];
 
 impl Catalog {
+    /// A numeric option's bounds: the catalog's, else what the server was
+    /// seen to clamp to (MariaDB's probed facts).
+    fn bounds(
+        &self,
+        info: &VarInfo,
+        min: Option<i128>,
+        max: Option<i128>,
+    ) -> (Option<i128>, Option<i128>) {
+        let facts = server_facts(self.target());
+        let probed = |m: Option<&HashMap<String, i128>>| m.and_then(|m| m.get(&info.name).copied());
+        (
+            min.or_else(|| probed(facts.map(|f| &f.min))),
+            max.or_else(|| probed(facts.map(|f| &f.max))),
+        )
+    }
+
+    /// A value from 0 up to the catalog's minimum the server takes without
+    /// a word (`max_relay_log_size = 0` means max_binlog_size; 4095 rounds
+    /// down to it).
+    fn zero_is_silent(&self, info: &VarInfo, n: i128, min: Option<i128>) -> bool {
+        n >= 0
+            && min.is_some_and(|m| n < m)
+            && server_facts(self.target()).is_some_and(|f| f.zero_silent.contains(&info.name))
+    }
+
     /// The character set of a collation the server knows (MariaDB: from the
     /// server; `utf8_…` is `utf8mb3_…`).
     pub fn collation_charset(&self, collation: &str) -> Option<&str> {
@@ -1553,6 +1580,12 @@ struct ServerFacts {
     collations: HashMap<String, String>,
     /// Locale names `lc_messages` / `lc_time_names` take (lowercase).
     locales: HashSet<String>,
+    /// Bounds the server clamps to with a warning, where the catalog has
+    /// none.
+    min: HashMap<String, i128>,
+    max: HashMap<String, i128>,
+    /// 0 is taken without a warning below the catalog's minimum.
+    zero_silent: HashSet<String>,
 }
 
 const MARIADB_10_11: &str = include_str!("../../data/catalog/mariadb-10.11-server.tsv");
@@ -1618,6 +1651,19 @@ fn parse_facts(text: &str) -> ServerFacts {
             }
             "locale" => {
                 f.locales.insert(name.to_string());
+            }
+            "min" | "max" => {
+                if let Ok(n) = msg.trim().parse::<i128>() {
+                    let map = if fact == "min" {
+                        &mut f.min
+                    } else {
+                        &mut f.max
+                    };
+                    map.insert(name.to_string(), n);
+                }
+            }
+            "zero-silent" => {
+                f.zero_silent.insert(name.to_string());
             }
             _ => {}
         }
