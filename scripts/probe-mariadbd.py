@@ -36,6 +36,8 @@ Candidates: every name of every catalog in data/catalog/ and every option of
 the shared help outputs. Run by hand (read-only: --verbose --help only):
 
   python3 scripts/probe-mariadbd.py            # writes data/catalog/mariadb-10.11-server.tsv
+                                               # and data/catalog/mariadb-10.11-plugins.tsv
+  python3 scripts/probe-mariadbd.py --plugins-only   # only the plugins' options (a few seconds)
 The differential test (tests/differential_mariadb.rs) checks the result
 against the live server on every CI run.
 """
@@ -111,6 +113,80 @@ def locales():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def help_output(extra_args):
+    """The options (name -> argument form) and the variable table (name ->
+    value) of `mariadbd --no-defaults EXTRA --verbose --help`."""
+    args = [MARIADBD, "--no-defaults"] + extra_args
+    if os.geteuid() == 0:
+        args.append("--user=root")
+    p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+    options, values, table = {}, {}, False
+    for line in p.stdout.splitlines():
+        if line.startswith("Variables (--variable-name=value)"):
+            table = True
+            continue
+        if table:
+            parts = line.split(None, 1)
+            if parts and not line.startswith("---"):
+                values[parts[0].replace("-", "_")] = parts[1].strip() if len(parts) > 1 else ""
+            continue
+        m = re.match(r"^  --([a-z0-9-]+)(\[?=[#a-z]+\]?)?", line)
+        if m:
+            options[m.group(1).replace("-", "_")] = m.group(2) or ""
+    return options, values
+
+
+def plugin_rows():
+    """Catalog rows for the options each plugin library of the server's
+    plugin directory adds, as the server lists them once the library is
+    loaded (`--plugin-load-add=LIB`): name, kind, default, plugin."""
+    base, _ = help_output([])
+    _, values = help_output([])
+    plugin_dir = values.get("plugin_dir", "/usr/lib/mysql/plugin/")
+    rows = {}
+    for lib in sorted(os.listdir(plugin_dir)):
+        if not lib.endswith(".so"):
+            continue
+        stem = lib[:-3]
+        plugin = stem[3:] if stem.startswith("ha_") else stem
+        opts, vals = help_output(["--plugin-load-add=" + lib])
+        for name, form in sorted(opts.items()):
+            if name in base or name in rows:
+                continue
+            default = vals.get(name, "")
+            if default in ("(No default value)", ""):
+                default = "\\N"
+            if form in ("=#", "[=#]"):
+                kind = "int"
+            elif form == "" and default in ("TRUE", "FALSE", "ON", "OFF"):
+                kind = "bool"
+                default = {"TRUE": "ON", "FALSE": "OFF"}.get(default, default)
+            else:
+                kind = "string"
+            # A plugin's enable option (`--server-audit[=name]`, ON) is no
+            # system variable; its other options are.
+            enable = name == plugin.replace("-", "_") or default in ("ON", "OFF") and form == "[=name]"
+            sysvar = "N" if enable else "Y"
+            rows[name] = [name, kind, "", "", "", "", default, "N", sysvar, "current", "", "", "", plugin]
+    return [rows[n] for n in sorted(rows)]
+
+
+def write_plugins(series, version):
+    plugins_out = os.path.join(ROOT, "data/catalog/mariadb-%s-plugins.tsv" % series)
+    prow = plugin_rows()
+    with open(plugins_out, "w") as f:
+        f.write("# mytune variable catalog: the options of mariadbd %s's plugin libraries\n" % version)
+        f.write("# made by scripts/probe-mariadbd.py: for each library of the server's plugin directory, the options\n")
+        f.write("#   `mariadbd --no-defaults --plugin-load-add=LIB --verbose --help` lists beyond the server's own, with\n")
+        f.write("#   the default of its variable table; kinds from the argument form (=# a number, no argument and a\n")
+        f.write("#   TRUE/FALSE default a boolean, else text); no ranges or value lists (the help output has none)\n")
+        f.write("# columns: name kind min max block values default dynamic sysvar status since replacement note plugin\n")
+        for r in prow:
+            f.write("\t".join(r) + "\n")
+    print("wrote %s: %d rows" % (plugins_out, len(prow)), file=sys.stderr)
+
+
 def main():
     version = subprocess.run([MARIADBD, "--version"], capture_output=True, text=True).stdout.split()[2]
     series = ".".join(version.split(".")[:2])
@@ -118,7 +194,7 @@ def main():
     current = {n for n, c in own.items() if c[9] != "removed"}
     candidates = set()
     for path in glob.glob(os.path.join(ROOT, "data/catalog/*.tsv")):
-        if path.endswith("-server.tsv"):
+        if path.endswith(("-server.tsv", "-plugins.tsv")):
             continue
         candidates.update(catalog_rows(path))
     shared = os.path.join(ROOT, "..", "shared", "catalog", "help")
@@ -246,6 +322,7 @@ def main():
         rows.append((line.strip().lower(), "engine", ""))
     for name in locales():
         rows.append((name, "locale", ""))
+    write_plugins(series, version)
     out = os.path.join(ROOT, "data/catalog/mariadb-%s-server.tsv" % series)
     with open(out, "w") as f:
         f.write("# what mariadbd %s does with option lines beyond its help output\n" % version)
@@ -259,4 +336,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--plugins-only"]:
+        v = subprocess.run([MARIADBD, "--version"], capture_output=True, text=True).stdout.split()[2]
+        write_plugins(".".join(v.split(".")[:2]), v)
+    else:
+        main()

@@ -471,6 +471,14 @@ fn pinned() -> Vec<Case> {
         "binlog_expire_logs_seconds=",
         "lower_case_table_names=2",
         "performance_schema_instrume=",
+        // Plugin libraries' options, with the library loaded.
+        "plugin_load_add=server_audit\nserver_audit_logging=ON\nserver_audit_events=CONNECT,QUERY",
+        "plugin_load_add=server_audit.so\nserver_audit_file_rotations=abc",
+        "plugin_load_add=simple_password_check\nsimple_password_check_minimal_length=12",
+        "plugin_load_add=sql_errlog\nsql_error_log_rotations=3",
+        "plugin_load_add=file_key_management\nfile_key_management_encryption_algorithm=aes_cbc",
+        "server_audit_logging=ON",
+        "loose_server_audit_logging=ON",
     ]
     .iter()
     .map(|l| Case::line("pinned", l))

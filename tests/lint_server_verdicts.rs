@@ -440,3 +440,30 @@ fn probed_bounds_warn_where_the_server_clamps() {
         ("max_relay_log_size=4095", None),
     ]);
 }
+
+/// MariaDB's plugin libraries' options (server_audit, file_key_management,
+/// simple_password_check, …), learnt from the server with each library
+/// loaded: known when the file loads the library, refused when it does not.
+#[test]
+fn mariadb_plugin_library_options_are_known_when_loaded() {
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\nplugin_load_add = server_audit\nserver_audit_logging = ON\nserver_audit_events = CONNECT,QUERY\n",
+    );
+    assert_eq!(worst(&f), None, "{}", show(&f));
+    let f = lint("mariadb-10.11", "[mysqld]\nserver_audit_logging = ON\n");
+    assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
+    assert!(f[0].message.contains("server_audit plugin"), "{}", show(&f));
+    // A bad value disables the plugin; the server starts.
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\nplugin_load_add = server_audit.so\nserver_audit_file_rotations = abc\n",
+    );
+    assert_eq!(worst(&f), Some(Severity::Warn), "{}", show(&f));
+    // file_key_management needs its key file.
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\nplugin_load_add = file_key_management\n",
+    );
+    assert!(f.iter().any(|x| x.code == "MT015"), "{}", show(&f));
+}

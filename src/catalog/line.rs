@@ -452,6 +452,9 @@ impl Catalog {
             // option of its own: `skip_log` is ambiguous among the `log`
             // options, not a prefix of it.
             .filter(|v| !self.is_modifier_form(v))
+            // A plugin library's options exist only once it is loaded, and
+            // are then read after the server's own: not prefix candidates.
+            .filter(|v| v.plugin.is_none())
             .map(|v| (v.name.clone(), Some(v)))
             .collect();
         if let Some(f) = facts {
@@ -1201,6 +1204,7 @@ impl Catalog {
     ) -> Judgement<'c> {
         let plugin = self.target().flavor == Flavor::Mariadb
             && (is_enable_option(info)
+                || info.plugin.is_some()
                 || MARIADB_PLUGIN_PREFIXES
                     .iter()
                     .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_')));

@@ -179,6 +179,9 @@ const SERIES: [Series; SERIES_COUNT] = [
     },
 ];
 
+const MARIADB_PLUGINS_FILE: &str = "mariadb-10.11-plugins.tsv";
+const MARIADB_PLUGINS: &str = include_str!("../../data/catalog/mariadb-10.11-plugins.tsv");
+
 static LOADED: [OnceLock<Result<Catalog, CatalogError>>; SERIES_COUNT] =
     [const { OnceLock::new() }; SERIES_COUNT];
 
@@ -294,7 +297,19 @@ impl Catalog {
     }
 
     fn load(s: &Series) -> Result<Catalog, CatalogError> {
-        let (vars, header) = parse::parse_catalog(s.file, s.data)?;
+        let (mut vars, header) = parse::parse_catalog(s.file, s.data)?;
+        // MariaDB's plugin libraries and the options each adds, asked of
+        // the installed 10.11.19 (10.6 and 11.4 ship the same plugins; as
+        // with the other probed facts, their own servers were not asked).
+        if s.flavor == Flavor::Mariadb {
+            let (plugins, _) = parse::parse_catalog(MARIADB_PLUGINS_FILE, MARIADB_PLUGINS)?;
+            for p in plugins {
+                if !vars.iter().any(|v| v.name == p.name) {
+                    vars.push(p);
+                }
+            }
+            vars.sort_by(|a, b| a.name.cmp(&b.name));
+        }
         let index = vars
             .iter()
             .enumerate()

@@ -279,7 +279,7 @@ pub fn lint_loaded(
 
     duplicates(loaded, effective, &fixes, &mut out);
     needs_another(effective, catalog, &mut out);
-    pairs(effective, catalog, &mut out);
+    pairs(effective, catalog, &ctx, &mut out);
     relative_includes(loaded, catalog, &mut out);
     binlog_without_name(loaded, effective, catalog, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
@@ -490,9 +490,31 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
 /// each seen in its log): a collation of another character set than the
 /// server's refuses the start; an io_capacity above io_capacity_max and a
 /// max_allowed_packet below net_buffer_length are adjusted with a warning.
-fn pairs(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Finding>) {
+fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mut Vec<Finding>) {
     if catalog.target().flavor != crate::target::Flavor::Mariadb {
         return;
+    }
+    // file_key_management without its key file fails to initialize, and
+    // the server starts without it ("file-key-management-filename is not
+    // set").
+    if ctx.plugins.contains("file_key_management")
+        && !effective
+            .options
+            .contains_key("file_key_management_filename")
+        && let Some(at) = effective
+            .options
+            .get("plugin_load_add")
+            .or_else(|| effective.options.get("plugin_load"))
+    {
+        out.push(finding(
+            &checks::WITHOUT_EFFECT,
+            checks::WITHOUT_EFFECT.severity,
+            "file_key_management is loaded without file_key_management_filename: the plugin fails to \
+             initialize and the server starts without encryption keys"
+                .into(),
+            Some(at.location.clone()),
+            Some("file_key_management_filename".into()),
+        ));
     }
     let get = |n: &str| effective.options.get(n);
     let value = |n: &str| -> Option<String> {

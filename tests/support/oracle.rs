@@ -80,6 +80,9 @@ const ENVIRONMENTAL: &[&str] = &[
     // The server's probe of the datadir's case sensitivity races with a
     // parallel start on the same file system (`vm.lower-test`).
     ".lower-test'",
+    // server_audit's allocator report when `--help` exits with the plugin
+    // loaded, whatever its options.
+    "Memory not freed:",
 ];
 
 /// What `debug_exit_info` prints at exit (getrusage): output the option
