@@ -2,7 +2,7 @@
 # The whole differential corpus: every case of tests/differential_mariadb.rs
 # judged by the installed mariadbd and by lint, with the confusion matrix,
 # every disagreement and the run's time. `cargo test` runs a seeded sample
-# of the same corpus; this runs all of it (11,511 cases; 43 minutes
+# of the same corpus; this runs all of it (11,920 cases; about 45 minutes
 # on a 2-core machine, mostly real server starts).
 #
 #   scripts/differential.sh              # full corpus
