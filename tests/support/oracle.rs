@@ -83,6 +83,9 @@ const ENVIRONMENTAL: &[&str] = &[
     // server_audit's allocator report when `--help` exits with the plugin
     // loaded, whatever its options.
     "Memory not freed:",
+    // The readiness probe's connection, closed before the handshake, as
+    // the server logs it at log_warnings 4 and above.
+    "Could not read packet:",
 ];
 
 /// What `debug_exit_info` prints at exit (getrusage): output the option
@@ -456,6 +459,9 @@ pub const NOT_PROBED: &[&str] = &[
     "aria_block_size",
     // TLS set-up depends on the certificates the build and host provide.
     "skip_ssl",
+    // A second listening port: parallel throw-away servers given the same
+    // one collide ("Address already in use"), as port does.
+    "extra_port",
 ];
 
 /// Drop lines that point the server at this machine's paths or users, and
