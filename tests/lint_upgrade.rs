@@ -180,6 +180,23 @@ fn pin_defaults_writes_the_old_defaults_and_the_upgrade_changes_nothing() {
     ] {
         assert!(message(&found, "MT023", var).is_none(), "{var}: {found:?}");
     }
+    // A pin a rule would contradict is not written, and the report says
+    // why: with fsync written, MT121 recommends O_DIRECT (one plan).
+    assert!(!text.contains("innodb_flush_method"), "{text}");
+    let before = upgrade(
+        "mysql-8.0",
+        "mysql-8.4",
+        "[mysqld]\ninnodb_buffer_pool_size = 4G\n",
+    );
+    let m = message(&before, "MT023", "innodb_flush_method").unwrap();
+    assert!(m.contains("not pinned") && m.contains("MT121"), "{m}");
+    // No rule finding about a variable the pins set.
+    for (code, var, _) in &found {
+        assert!(
+            code.as_str() < "MT100" || !text.contains(&format!("\n{var} = ")),
+            "{code} on the pinned {var}"
+        );
+    }
     // The pins themselves draw no option-file finding.
     assert!(
         !found

@@ -407,6 +407,48 @@ fn lint_group(
         if config.options.is_empty() {
             return (found, Vec::new(), Some(input.path.clone()));
         }
+        // Upgrade pins, judged by the rules as if written (one plan).
+        let pins: Vec<(String, String)> = found
+            .iter()
+            .filter(|(f, _)| f.code == checks::DEFAULT_CHANGES.code)
+            .filter_map(|(f, _)| Some((f.variable.clone()?, f.recommended.clone()?)))
+            .collect();
+        if !pins.is_empty() {
+            let mut pinned = config.clone();
+            for (name, value) in pins {
+                pinned.options.insert(
+                    name.clone(),
+                    crate::facts::ConfigOption {
+                        name,
+                        value,
+                        location: SourceLocation {
+                            file: input.path.clone(),
+                            line: 1,
+                            column: 0,
+                        },
+                        group: "mysqld".into(),
+                        loose: false,
+                        shadowed: Vec::new(),
+                    },
+                );
+            }
+            let on_pinned = evaluate(&Facts {
+                config: Some(pinned),
+                host: host.clone(),
+                ..Facts::default()
+            });
+            let mut upgrade: Vec<Finding> = Vec::new();
+            found.retain(|(f, _)| {
+                if f.code == checks::DEFAULT_CHANGES.code {
+                    upgrade.push(f.clone());
+                    false
+                } else {
+                    true
+                }
+            });
+            super::upgrade::defer_to_rules(&mut upgrade, &on_pinned.findings);
+            found.extend(upgrade.into_iter().map(|f| (f, Some(input.path.clone()))));
+        }
         let facts = Facts {
             config: Some(config),
             host: host.clone(),

@@ -128,9 +128,41 @@ pub fn default_findings(
                 Some(name.clone()),
             );
             f.current = c.old.as_ref().map(|v| written(c.var, v));
+            // What --pin-defaults writes (cleared by [`defer_to_rules`]).
+            f.recommended = pin(c);
             f
         })
         .collect()
+}
+
+/// A pin a rule would contradict is no pin: with the old default written,
+/// the rule (evaluated on the pinned file) recommends another value, so the
+/// report would push the variable two ways and `--pin-defaults` would ask
+/// for more changes. Such an MT023 says so and keeps no pin.
+pub fn defer_to_rules(upgrade: &mut [Finding], rules_on_pinned: &[Finding]) {
+    for f in upgrade
+        .iter_mut()
+        .filter(|f| f.code == checks::DEFAULT_CHANGES.code)
+    {
+        let Some(pinned) = f.recommended.clone() else {
+            continue;
+        };
+        let Some(rule) = rules_on_pinned.iter().find(|r| {
+            r.variable == f.variable && r.recommended.as_ref().is_some_and(|v| *v != pinned)
+        }) else {
+            continue;
+        };
+        let name = f.variable.clone().unwrap_or_default();
+        if let Some(i) = f.message.find("; write ") {
+            f.message.truncate(i);
+        }
+        f.message.push_str(&format!(
+            "; not pinned: with {name} = {pinned} written, {} recommends {name} = {}",
+            rule.code,
+            rule.recommended.as_deref().unwrap_or("")
+        ));
+        f.recommended = None;
+    }
 }
 
 /// The top file with the old defaults the findings name written into its
@@ -156,7 +188,10 @@ pub fn pin_defaults(
         else {
             continue;
         };
-        let Some(v) = pin(c) else { continue };
+        // The pin the finding carries (none where a rule disagrees).
+        let Some(v) = f.recommended.clone() else {
+            continue;
+        };
         let there = if !c.added.is_empty() || !c.dropped.is_empty() {
             "other flags".to_string()
         } else {
