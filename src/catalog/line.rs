@@ -101,6 +101,23 @@ pub struct LineContext {
     pub innodb_page_size: Option<i128>,
 }
 
+/// MariaDB booleans that, turned on, keep the server from serving, with
+/// what it does instead (each seen against mariadbd 10.11.19).
+const MARIADB_ON_STOPS: &[(&str, &str)] = &[
+    // Without its built-in InnoDB there is no engine for the default.
+    (
+        "ignore_builtin_innodb",
+        "disables the built-in InnoDB, the default storage engine; the server will not start \
+         (Unknown/unsupported storage engine: InnoDB)",
+    ),
+    // A mode, not a setting (with and without a provider).
+    (
+        "wsrep_recover",
+        "makes the server recover the Galera position and exit instead of starting; pass \
+         --wsrep-recover on the command line when you need it, never in an option file",
+    ),
+];
+
 /// Plugins whose options failing to parse stops the start: the plugin is
 /// disabled, and the server cannot run without it.
 const FATAL_PLUGINS: &[&str] = &["innodb", "aria"];
@@ -693,39 +710,13 @@ impl Catalog {
                         var: Some(info),
                     });
                 }
-                // MariaDB without its built-in InnoDB has no engine for its
-                // default (InnoDB) and stops: "Unknown/unsupported storage
-                // engine: InnoDB".
                 if self.target().flavor == Flavor::Mariadb
-                    && info.name == "ignore_builtin_innodb"
                     && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
+                    && let Some((_, why)) = MARIADB_ON_STOPS.iter().find(|(n, _)| *n == info.name)
                 {
                     return Some(Judgement {
                         effect: Effect::Refuses,
-                        message: format!(
-                            "{} = {value} disables the built-in InnoDB, the default storage engine; \
-                             the server will not start (Unknown/unsupported storage engine: InnoDB)",
-                            info.name
-                        ),
-                        reason: Reason::BadValue,
-                        var: Some(info),
-                    });
-                }
-                // A mode, not a setting: the server recovers the Galera
-                // position, prints it and exits (seen with and without a
-                // provider).
-                if self.target().flavor == Flavor::Mariadb
-                    && info.name == "wsrep_recover"
-                    && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
-                {
-                    return Some(Judgement {
-                        effect: Effect::Refuses,
-                        message: format!(
-                            "{} = {value} makes the server recover the Galera position and exit instead of \
-                             starting; pass --wsrep-recover on the command line when you need it, never in \
-                             an option file",
-                            info.name
-                        ),
+                        message: format!("{} = {value} {why}", info.name),
                         reason: Reason::BadValue,
                         var: Some(info),
                     });
