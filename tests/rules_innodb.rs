@@ -536,6 +536,13 @@ fn mt121_flush_method_buffered() {
     let mut facts = snapshot(BIG_80);
     set_var(&mut facts, "innodb_flush_method", "O_DIRECT_NO_FSYNC");
     assert!(!fired(&run(&facts, &Profile::default()), "MT121"));
+    // O_DSYNC leaves MySQL's data files in the page cache, not MariaDB's
+    // from 10.6 (tests/rules_innodb_live.rs reads the server's open flags).
+    set_var(&mut facts, "innodb_flush_method", "O_DSYNC");
+    assert!(fired(&run(&facts, &Profile::default()), "MT121"));
+    let mut maria = snapshot(TUNED);
+    set_var(&mut maria, "innodb_flush_method", "O_DSYNC");
+    assert!(!fired(&run(&maria, &Profile::default()), "MT121"));
 }
 
 #[test]

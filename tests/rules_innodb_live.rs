@@ -81,3 +81,71 @@ fn default_mariadb_pool_is_sized_for_its_data_and_the_redo_log_for_that_pool() {
     }
     eprintln!("{}", pool.message);
 }
+
+/// The open flags of one of the server's files, from `/proc/PID/fdinfo`.
+fn open_flags(pid: u32, file_suffix: &str) -> u32 {
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).expect("the server's fds");
+    for fd in fds.flatten() {
+        let Ok(target) = std::fs::read_link(fd.path()) else {
+            continue;
+        };
+        if !target.to_string_lossy().ends_with(file_suffix) {
+            continue;
+        }
+        let info = std::fs::read_to_string(format!(
+            "/proc/{pid}/fdinfo/{}",
+            fd.file_name().to_string_lossy()
+        ))
+        .expect("fdinfo");
+        let flags = info
+            .lines()
+            .find_map(|l| l.strip_prefix("flags:"))
+            .expect("a flags line");
+        return u32::from_str_radix(flags.trim(), 8).expect("octal flags");
+    }
+    panic!("the server has no open file ending in {file_suffix}");
+}
+
+#[test]
+fn mariadb_o_dsync_opens_data_files_unbuffered_so_mt121_stays_silent() {
+    let Some(server) = TestServer::start("innodb_flush_method = O_DSYNC") else {
+        return;
+    };
+    const O_DIRECT: u32 = 0o40000;
+    const O_DSYNC: u32 = 0o10000;
+    let pid: u32 = std::fs::read_to_string(server.dir().join("pid"))
+        .expect("pid file")
+        .trim()
+        .parse()
+        .expect("a pid");
+    // The data files bypass the page cache (as with O_DIRECT), and the redo
+    // log is written through: O_DSYNC is not the buffered method MT121 is
+    // about on MariaDB.
+    let data = open_flags(pid, "/ibdata1");
+    assert_ne!(data & O_DIRECT, 0, "ibdata1 flags {data:o}");
+    assert_eq!(data & O_DSYNC, 0, "ibdata1 flags {data:o}");
+    let log = open_flags(pid, "/ib_logfile0");
+    assert_ne!(log & O_DSYNC, 0, "ib_logfile0 flags {log:o}");
+
+    let facts = collect::collect(
+        &server.connection("root", None),
+        &ServerOptions::default(),
+        &HostMode::default(),
+        &mut |_, _| {},
+    )
+    .expect("collection works");
+    let target = facts.server.as_ref().unwrap().target();
+    let catalog = Catalog::for_target(&target).unwrap();
+    let known = |name: &str| catalog.get(name).is_some();
+    let report = coherent::evaluate(
+        &RuleSet::builtin().unwrap(),
+        &facts,
+        &Profile::default(),
+        &known,
+    );
+    assert!(
+        !report.findings.iter().any(|f| f.code == "MT121"),
+        "{:#?}",
+        report.findings.iter().find(|f| f.code == "MT121")
+    );
+}
