@@ -487,7 +487,7 @@ fn check_takes_the_profile_and_describes_a_snapshots_host() {
     let profile = v["context"]["profile"].as_str().unwrap();
     assert!(
         profile.starts_with(
-            "durability relaxed, workload mixed, connections not given, share 0.5 (flags)"
+            "durability relaxed, workload mixed, observability full, connections not given, share 0.5 (flags)"
         ),
         "{profile}"
     );
@@ -511,7 +511,9 @@ fn check_takes_the_profile_and_describes_a_snapshots_host() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let profile = v["context"]["profile"].as_str().unwrap();
     assert!(
-        profile.starts_with("durability relaxed, workload oltp, connections 300, share 1 ("),
+        profile.starts_with(
+            "durability relaxed, workload oltp, observability full, connections 300, share 1 ("
+        ),
         "{profile}"
     );
     assert!(profile.ends_with("mytune.toml and flags)"), "{profile}");

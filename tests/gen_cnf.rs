@@ -14,7 +14,7 @@ use mytune::generate::{
     self,
     cnf::{Origin, group_for},
 };
-use mytune::rules::{Durability, Profile, RuleSet, Workload};
+use mytune::rules::{Durability, Observability, Profile, RuleSet, Workload};
 use mytune::target::Target;
 use mytune::units;
 
@@ -55,12 +55,17 @@ fn profiles() -> Vec<Profile> {
                 workload,
                 connections: None,
                 share: 1.0,
+                ..Profile::default()
             });
         }
     }
     out.push(Profile {
         connections: Some(2000),
         share: 0.5,
+        ..Profile::default()
+    });
+    out.push(Profile {
+        observability: Observability::Lean,
         ..Profile::default()
     });
     out
@@ -231,7 +236,7 @@ fn every_target_and_host_size_gives_valid_values_within_memory() {
             }
         }
     }
-    assert_eq!(cases, Catalog::supported().len() * 5 * 7);
+    assert_eq!(cases, Catalog::supported().len() * 5 * 8);
 }
 
 #[test]
@@ -537,4 +542,45 @@ fn an_option_the_target_ignores_does_not_size_the_plan() {
         bp.value, "512M",
         "50% of 1G (the target up to 4G) in 128M chunks"
     );
+}
+
+/// The observability profile decides the Performance Schema and the slow
+/// log: full (the default) keeps both, lean leaves the slow log alone and
+/// turns the Performance Schema off where the target enables it (MySQL).
+#[test]
+fn lean_observability_gives_up_the_performance_schema_and_the_slow_log() {
+    let rules = RuleSet::builtin().unwrap();
+    let host = &hosts()[1].1;
+    let lean = Profile {
+        observability: Observability::Lean,
+        ..Profile::default()
+    };
+    for t in ["mysql-8.0", "mariadb-10.11"] {
+        let target: Target = t.parse().unwrap();
+        let full = read_back(
+            &generate(&rules, host, &Profile::default(), target),
+            &target,
+        );
+        let text = generate(&rules, host, &lean, target);
+        let thin = read_back(&text, &target);
+        assert_eq!(
+            full.get("slow_query_log").map(String::as_str),
+            Some("ON"),
+            "{t}"
+        );
+        assert_eq!(thin.get("slow_query_log"), None, "{t}: {text}");
+        match t {
+            // MySQL enables it by default: lean writes it off (MT506).
+            "mysql-8.0" => {
+                assert_eq!(full.get("performance_schema"), None, "{t}");
+                assert_eq!(thin["performance_schema"], "OFF", "{t}: {text}");
+                assert!(text.contains("MT506"), "{text}");
+            }
+            // MariaDB leaves it off: full turns it on (MT504), lean leaves it.
+            _ => {
+                assert_eq!(full["performance_schema"], "ON", "{t}");
+                assert_eq!(thin.get("performance_schema"), None, "{t}: {text}");
+            }
+        }
+    }
 }

@@ -56,7 +56,7 @@ use mytune::facts::Facts;
 use mytune::facts::host::{Cpu, DiskKind, HostFacts, Memory};
 use mytune::generate::{self, cnf::Origin};
 use mytune::lint::{LintOptions, lint_files};
-use mytune::rules::{Durability, Finding, Profile, RuleSet, Severity, Workload};
+use mytune::rules::{Durability, Finding, Observability, Profile, RuleSet, Severity, Workload};
 use mytune::target::Target;
 use mytune::units;
 
@@ -118,6 +118,7 @@ fn profiles() -> Vec<Profile> {
                 workload,
                 connections: None,
                 share: 1.0,
+                ..Profile::default()
             });
         }
     }
@@ -131,14 +132,19 @@ fn profiles() -> Vec<Profile> {
         workload: Workload::Oltp,
         connections: Some(300),
         share: 1.0,
+        ..Profile::default()
+    });
+    out.push(Profile {
+        observability: Observability::Lean,
+        ..Profile::default()
     });
     out
 }
 
 fn profile_toml(p: &Profile) -> String {
     let mut s = format!(
-        "durability = \"{}\"\nworkload = \"{}\"\nshare = {:?}\n",
-        p.durability, p.workload, p.share
+        "durability = \"{}\"\nworkload = \"{}\"\nobservability = \"{}\"\nshare = {:?}\n",
+        p.durability, p.workload, p.observability, p.share
     );
     if let Some(c) = p.connections {
         let _ = writeln!(s, "connections = {c}");
@@ -758,7 +764,7 @@ fn gen_cnf_output_lints_clean_for_every_target_host_profile_and_base() {
     );
     assert_eq!(
         cases,
-        targets.len() * 5 * 8 + targets.len() * BASES.len() * SAMPLED
+        targets.len() * 5 * 9 + targets.len() * BASES.len() * SAMPLED
     );
 }
 

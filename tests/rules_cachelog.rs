@@ -439,6 +439,32 @@ fn mt504_performance_schema_off_costs_instrumentation() {
 }
 
 #[test]
+fn lean_observability_silences_mt501_and_mt504_and_mt506_turns_the_performance_schema_off() {
+    let lean = Profile {
+        observability: mytune::rules::Observability::Lean,
+        ..Profile::default()
+    };
+    let run_lean = |facts: &Facts| {
+        RuleSet::builtin()
+            .expect("built-in rules load")
+            .evaluate(&EvalInput::new(facts, &lean))
+    };
+    // BUSY has both off: the default profile asks for both, lean for neither.
+    let busy = snapshot(BUSY);
+    fires(&run(&busy), "MT504");
+    let ev = run_lean(&busy);
+    silent(&ev, "MT504");
+    silent(&ev, "MT501");
+    silent(&ev, "MT506");
+    // With it on, lean asks to turn it off; the default profile is content.
+    let on = with_var(BUSY, "performance_schema", "ON");
+    let f = fires(&run_lean(&on), "MT506");
+    check(&f, "ON", Some("OFF"), "lean observability");
+    assert!(f.rationale.contains("x1.09"), "{}", f.rationale);
+    silent(&run(&on), "MT506");
+}
+
+#[test]
 fn mt505_general_log_on() {
     check(
         &fires(&evaluate(BUSY), "MT505"),

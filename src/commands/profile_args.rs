@@ -6,7 +6,7 @@
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use mytune::rules::{Durability, Profile, Workload};
+use mytune::rules::{Durability, Observability, Profile, Workload};
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct ProfileArgs {
@@ -28,6 +28,16 @@ pub struct ProfileArgs {
             .map(|s| s.parse::<Durability>().expect("a listed durability"))
     )]
     pub durability: Option<Durability>,
+    /// full: keep the Performance Schema and a slow query log at 1 s for
+    /// diagnosis; lean: give them up for the throughput they cost
+    /// [default: full].
+    #[arg(
+        long,
+        ignore_case = true,
+        value_parser = PossibleValuesParser::new(["full", "lean"])
+            .map(|s| s.parse::<Observability>().expect("a listed observability"))
+    )]
+    pub observability: Option<Observability>,
     /// Expected peak of concurrent connections.
     #[arg(long, value_name = "N")]
     pub connections: Option<u64>,
@@ -44,6 +54,7 @@ impl ProfileArgs {
         Profile {
             durability: self.durability.unwrap_or(base.durability),
             workload: self.workload.unwrap_or(base.workload),
+            observability: self.observability.unwrap_or(base.observability),
             connections: self.connections.or(base.connections),
             share: self.share.unwrap_or(base.share),
         }
@@ -52,6 +63,7 @@ impl ProfileArgs {
     pub fn given(&self) -> bool {
         self.durability.is_some()
             || self.workload.is_some()
+            || self.observability.is_some()
             || self.connections.is_some()
             || self.share.is_some()
     }

@@ -15,6 +15,7 @@
 //! connections = 2000
 //! durability = "strict"      # or "relaxed"
 //! workload = "oltp"          # oltp, olap, mixed
+//! observability = "full"     # or "lean": no Performance Schema, no slow log
 //! share = 1.0                # share of the host the server may use
 //! ignore = ["MT006"]         # codes ignored everywhere
 //!
@@ -33,7 +34,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
 use crate::facts::host::{Cpu, Disk, DiskKind, HostFacts, HostSource, Memory};
-use crate::rules::{Durability, Profile, Severity, Workload};
+use crate::rules::{Durability, Observability, Profile, Severity, Workload};
 use crate::target::Target;
 use crate::units;
 
@@ -85,6 +86,7 @@ struct Raw {
     connections: Option<u64>,
     durability: Option<String>,
     workload: Option<String>,
+    observability: Option<String>,
     share: Option<f64>,
     #[serde(default)]
     ignore: Vec<String>,
@@ -133,6 +135,11 @@ impl ProjectConfig {
             profile.workload = w
                 .parse::<Workload>()
                 .map_err(|e| err(format!("workload: {e}")))?;
+        }
+        if let Some(o) = &raw.observability {
+            profile.observability = o
+                .parse::<Observability>()
+                .map_err(|e| err(format!("observability: {e}")))?;
         }
         profile.connections = raw.connections;
         if let Some(s) = raw.share {

@@ -307,6 +307,11 @@ fn scope_matches(rec: &Recommend, profile: &Profile) -> bool {
             .workload
             .as_deref()
             .is_none_or(|w| w == profile.workload.as_str())
+        && rec
+            .profile
+            .observability
+            .as_deref()
+            .is_none_or(|o| o == profile.observability.as_str())
 }
 
 /// Render a value for an option file.
@@ -824,6 +829,7 @@ impl Scope for FactScope<'_> {
                 match name {
                     "durability" => Ok(Value::Str(p.durability.as_str().into())),
                     "workload" => Ok(Value::Str(p.workload.as_str().into())),
+                    "observability" => Ok(Value::Str(p.observability.as_str().into())),
                     "connections" => match p.connections {
                         Some(c) => Ok(Value::Num(c as f64)),
                         None => missing("not set in the profile"),

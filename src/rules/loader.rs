@@ -17,7 +17,7 @@ use toml::Spanned;
 use super::articles;
 use super::builtin::BUILTIN_RULE_FILES;
 use super::expr::{self, CheckEnv, ExprError, Namespace, Type};
-use super::profile::{Durability, Workload};
+use super::profile::{Durability, Observability, Workload};
 use super::schema::{
     Applies, Compiled, Confidence, Family, HOST_SETTINGS, LIMIT_ITEMS, ProfileScope, Recommend,
     Rule, Severity, Source, ValueFormat, VersionRange,
@@ -700,11 +700,15 @@ fn build_rule(
                         parse_field::<Workload>(idx, val)?;
                         profile.workload = Some(val.get_ref().to_ascii_lowercase());
                     }
+                    "observability" => {
+                        parse_field::<Observability>(idx, val)?;
+                        profile.observability = Some(val.get_ref().to_ascii_lowercase());
+                    }
                     other => {
                         return Err(idx.err(
                             p.span().start,
                             format!(
-                                "unknown profile key '{other}' (a recommendation can be scoped to durability or workload)"
+                                "unknown profile key '{other}' (a recommendation can be scoped to durability, workload or observability)"
                             ),
                         ));
                     }

@@ -25,5 +25,5 @@ pub mod template;
 pub use evaluate::{Defaults, EvalInput};
 pub use finding::{Evaluation, Finding, Fix, LineEdit, NotApplicable, Recommendation};
 pub use loader::{RuleError, RuleSet};
-pub use profile::{Durability, Profile, Workload};
+pub use profile::{Durability, Observability, Profile, Workload};
 pub use schema::{Confidence, Family, Rule, Setting, Severity};

@@ -26,6 +26,46 @@ pub enum Workload {
     Mixed,
 }
 
+/// What the server keeps for diagnosis: `full` (the default) keeps the
+/// Performance Schema and a slow query log at 1 s, which cost some
+/// throughput (bench/tune-search.sh measures how much); `lean` gives them up
+/// for it, only when asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Observability {
+    #[default]
+    Full,
+    Lean,
+}
+
+impl Observability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Observability::Full => "full",
+            Observability::Lean => "lean",
+        }
+    }
+}
+
+impl FromStr for Observability {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "full" => Ok(Observability::Full),
+            "lean" => Ok(Observability::Lean),
+            _ => Err(format!(
+                "unknown observability '{s}' (expected full or lean)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Observability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Durability {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -91,6 +131,8 @@ pub struct Profile {
     pub durability: Durability,
     #[serde(default)]
     pub workload: Workload,
+    #[serde(default)]
+    pub observability: Observability,
     /// Expected peak concurrent connections, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connections: Option<u64>,
@@ -109,6 +151,7 @@ impl Default for Profile {
         Profile {
             durability: Durability::default(),
             workload: Workload::default(),
+            observability: Observability::default(),
             connections: None,
             share: 1.0,
         }
@@ -116,14 +159,15 @@ impl Default for Profile {
 }
 
 impl fmt::Display for Profile {
-    /// `durability strict, workload mixed, connections not given, share 1`:
-    /// the generators' headers and check's profile line.
+    /// `durability strict, workload mixed, observability full, connections
+    /// not given, share 1`: the generators' headers and check's profile line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "durability {}, workload {}, connections {}, share {}",
+            "durability {}, workload {}, observability {}, connections {}, share {}",
             self.durability,
             self.workload,
+            self.observability,
             self.connections
                 .map_or("not given".to_string(), |c| c.to_string()),
             self.share

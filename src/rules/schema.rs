@@ -418,6 +418,8 @@ pub struct ProfileScope {
     pub durability: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workload: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observability: Option<String>,
 }
 
 impl ProfileScope {
@@ -429,11 +431,14 @@ impl ProfileScope {
         if let Some(w) = &self.workload {
             v.push(("workload", w.as_str()));
         }
+        if let Some(o) = &self.observability {
+            v.push(("observability", o.as_str()));
+        }
         v
     }
 
     pub fn is_empty(&self) -> bool {
-        self.durability.is_none() && self.workload.is_none()
+        self.pairs().is_empty()
     }
 
     /// Number of conditions; a more specific scope wins inside one rule.
@@ -447,7 +452,9 @@ impl ProfileScope {
             (Some(x), Some(y)) => x == y,
             _ => true,
         };
-        ok(&self.durability, &other.durability) && ok(&self.workload, &other.workload)
+        ok(&self.durability, &other.durability)
+            && ok(&self.workload, &other.workload)
+            && ok(&self.observability, &other.observability)
     }
 
     /// Every condition of `self` is also one of `other`, and `other` has more.

@@ -56,6 +56,7 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
     ("workload", Type::Str, &["oltp", "olap", "mixed"]),
+    ("observability", Type::Str, &["full", "lean"]),
     ("connections", Type::Num, &[]),
     ("share", Type::Num, &[]),
 ];
