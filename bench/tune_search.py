@@ -198,14 +198,17 @@ class Lab:
         return subprocess.run([self.client, "--no-defaults", "-uroot", f"--socket={self.sock}", "-N", "-B",
                                "-e", stmt], capture_output=True, text=True, check=True).stdout
 
-    def sysbench(self, workload, action, seconds=None, extra=()):
+    def sysbench_cmd(self, workload, action, seconds=None, extra=()):
         tables, rows, rand = WORKLOADS[workload]
         cmd = ["sysbench", "oltp_read_write", "--db-driver=mysql", f"--mysql-socket={self.sock}",
                "--mysql-user=root", "--mysql-db=sbtest", f"--tables={tables}", f"--table-size={rows}",
                f"--threads={self.args.threads}", f"--rand-type={rand}", *extra]
         if seconds:
             cmd += [f"--time={seconds}", "--percentile=95"]
-        return subprocess.run(cmd + [action], capture_output=True, text=True)
+        return cmd + [action]
+
+    def sysbench(self, workload, action, seconds=None, extra=()):
+        return subprocess.run(self.sysbench_cmd(workload, action, seconds, extra), capture_output=True, text=True)
 
     # data sets
     def base(self, workload):
@@ -297,11 +300,7 @@ class Lab:
         self.start(run, render(settings))
         if a is None:
             a = " ".join(self.sql(f"SELECT @@GLOBAL.{n}").strip() for n in names.split())
-        tables, rows, rand = WORKLOADS[workload]
-        cmd = ["sysbench", "oltp_read_write", "--db-driver=mysql", f"--mysql-socket={self.sock}",
-               "--mysql-user=root", "--mysql-db=sbtest", f"--tables={tables}", f"--table-size={rows}",
-               f"--threads={self.args.threads}", f"--rand-type={rand}", f"--time={seconds}",
-               "--report-interval=1", "run"]
+        cmd = self.sysbench_cmd(workload, "run", seconds, ["--report-interval=1"])
         plan, t = [], skip_s
         order = [a, b, b, a]
         k = 0
