@@ -487,7 +487,7 @@ fn check_takes_the_profile_and_describes_a_snapshots_host() {
     let profile = v["context"]["profile"].as_str().unwrap();
     assert!(
         profile.starts_with(
-            "durability relaxed, workload mixed, observability full, connections not given, share 0.5 (flags)"
+            "durability relaxed, workload mixed, observability standard, connections not given, share 0.5 (flags)"
         ),
         "{profile}"
     );
@@ -512,7 +512,7 @@ fn check_takes_the_profile_and_describes_a_snapshots_host() {
     let profile = v["context"]["profile"].as_str().unwrap();
     assert!(
         profile.starts_with(
-            "durability relaxed, workload oltp, observability full, connections 300, share 1 ("
+            "durability relaxed, workload oltp, observability standard, connections 300, share 1 ("
         ),
         "{profile}"
     );

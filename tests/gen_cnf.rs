@@ -545,30 +545,36 @@ fn an_option_the_target_ignores_does_not_size_the_plan() {
 }
 
 /// The observability profile decides the Performance Schema and the slow
-/// log: full (the default) keeps both, lean leaves the slow log alone and
-/// turns the Performance Schema off where the target enables it (MySQL).
+/// log: standard (the default) keeps the slow log and leaves the Performance
+/// Schema as the target ships it, full turns it on where the target leaves it
+/// off (MariaDB, MT504), lean gives up the slow log and turns the Performance
+/// Schema off where the target enables it (MySQL, MT506).
 #[test]
-fn lean_observability_gives_up_the_performance_schema_and_the_slow_log() {
+fn observability_profiles_choose_the_performance_schema_and_the_slow_log() {
     let rules = RuleSet::builtin().unwrap();
     let host = &hosts()[1].1;
-    let lean = Profile {
-        observability: Observability::Lean,
+    let with = |observability| Profile {
+        observability,
         ..Profile::default()
     };
+    assert_eq!(Profile::default().observability, Observability::Standard);
     for t in ["mysql-8.0", "mariadb-10.11"] {
         let target: Target = t.parse().unwrap();
-        let full = read_back(
-            &generate(&rules, host, &Profile::default(), target),
-            &target,
-        );
-        let text = generate(&rules, host, &lean, target);
+        let cnf = |o| read_back(&generate(&rules, host, &with(o), target), &target);
+        let standard = cnf(Observability::Standard);
+        let full = cnf(Observability::Full);
+        let text = generate(&rules, host, &with(Observability::Lean), target);
         let thin = read_back(&text, &target);
-        assert_eq!(
-            full.get("slow_query_log").map(String::as_str),
-            Some("ON"),
-            "{t}"
-        );
+        for (name, c) in [("standard", &standard), ("full", &full)] {
+            assert_eq!(
+                c.get("slow_query_log").map(String::as_str),
+                Some("ON"),
+                "{t} {name}"
+            );
+        }
         assert_eq!(thin.get("slow_query_log"), None, "{t}: {text}");
+        // The default leaves the Performance Schema as the server ships it.
+        assert_eq!(standard.get("performance_schema"), None, "{t}");
         match t {
             // MySQL enables it by default: lean writes it off (MT506).
             "mysql-8.0" => {

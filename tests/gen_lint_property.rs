@@ -134,10 +134,12 @@ fn profiles() -> Vec<Profile> {
         share: 1.0,
         ..Profile::default()
     });
-    out.push(Profile {
-        observability: Observability::Lean,
-        ..Profile::default()
-    });
+    for observability in [Observability::Full, Observability::Lean] {
+        out.push(Profile {
+            observability,
+            ..Profile::default()
+        });
+    }
     out
 }
 
@@ -764,7 +766,7 @@ fn gen_cnf_output_lints_clean_for_every_target_host_profile_and_base() {
     );
     assert_eq!(
         cases,
-        targets.len() * 5 * 9 + targets.len() * BASES.len() * SAMPLED
+        targets.len() * 5 * 10 + targets.len() * BASES.len() * SAMPLED
     );
 }
 

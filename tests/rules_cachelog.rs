@@ -423,9 +423,20 @@ fn mt418_tiny_table_open_cache_fires_without_load() {
     silent(&evaluate(SEED), "MT418");
 }
 
+fn under(observability: mytune::rules::Observability, facts: &Facts) -> Evaluation {
+    let p = Profile {
+        observability,
+        ..Profile::default()
+    };
+    RuleSet::builtin()
+        .expect("built-in rules load")
+        .evaluate(&EvalInput::new(facts, &p))
+}
+
 #[test]
 fn mt504_performance_schema_off_costs_instrumentation() {
-    let f = fires(&evaluate(BUSY), "MT504");
+    use mytune::rules::Observability::Full;
+    let f = fires(&under(Full, &snapshot(BUSY)), "MT504");
     check(&f, "OFF", Some("ON"), "no statement digests");
     assert!(
         f.rationale
@@ -434,8 +445,20 @@ fn mt504_performance_schema_off_costs_instrumentation() {
     // Below 2G for the server the memory it takes matters more.
     let mut small = snapshot(BUSY);
     small.host.as_mut().unwrap().memory.effective_bytes = 1 << 30;
-    silent(&run(&small), "MT504");
-    silent(&evaluate(SEED), "MT504");
+    silent(&under(Full, &small), "MT504");
+    silent(&under(Full, &snapshot(SEED)), "MT504");
+}
+
+/// The default profile (observability standard) keeps the slow log and
+/// leaves the Performance Schema as the server ships it: MT501 asks for the
+/// one, MT504 (full only) and MT506 (lean only) say nothing.
+#[test]
+fn standard_observability_asks_for_the_slow_log_and_leaves_the_performance_schema() {
+    let busy = snapshot(BUSY);
+    let ev = run(&busy);
+    fires(&ev, "MT501");
+    silent(&ev, "MT504");
+    silent(&run(&with_var(BUSY, "performance_schema", "ON")), "MT506");
 }
 
 #[test]
@@ -449,9 +472,9 @@ fn lean_observability_silences_mt501_and_mt504_and_mt506_turns_the_performance_s
             .expect("built-in rules load")
             .evaluate(&EvalInput::new(facts, &lean))
     };
-    // BUSY has both off: the default profile asks for both, lean for neither.
+    // BUSY has both off: full asks for both, lean for neither.
     let busy = snapshot(BUSY);
-    fires(&run(&busy), "MT504");
+    fires(&under(mytune::rules::Observability::Full, &busy), "MT504");
     let ev = run_lean(&busy);
     silent(&ev, "MT504");
     silent(&ev, "MT501");

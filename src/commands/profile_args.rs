@@ -28,13 +28,13 @@ pub struct ProfileArgs {
             .map(|s| s.parse::<Durability>().expect("a listed durability"))
     )]
     pub durability: Option<Durability>,
-    /// full: keep the Performance Schema and a slow query log at 1 s for
-    /// diagnosis; lean: give them up for the throughput they cost
-    /// [default: full].
+    /// standard: a slow query log at 1 s, the Performance Schema as the
+    /// server ships it; full: the Performance Schema on as well; lean: neither,
+    /// for the throughput they cost [default: standard].
     #[arg(
         long,
         ignore_case = true,
-        value_parser = PossibleValuesParser::new(["full", "lean"])
+        value_parser = PossibleValuesParser::new(["full", "standard", "lean"])
             .map(|s| s.parse::<Observability>().expect("a listed observability"))
     )]
     pub observability: Option<Observability>,

@@ -15,7 +15,7 @@
 //! connections = 2000
 //! durability = "strict"      # or "relaxed"
 //! workload = "oltp"          # oltp, olap, mixed
-//! observability = "full"     # or "lean": no Performance Schema, no slow log
+//! observability = "standard" # slow log on; "full": + Performance Schema; "lean": neither
 //! share = 1.0                # share of the host the server may use
 //! ignore = ["MT006"]         # codes ignored everywhere
 //!

@@ -58,7 +58,7 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `when` | yes | the condition; the rule fires when it is true |
 | `variable` | no | the variable (or namespaced host setting) a finding is about when the rule recommends nothing |
 | `format` | no | how that variable's current value is shown (`number`, `size`, `bool`, `string`); without it, as read |
-| `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }`, `{ workload = "olap" }` or `{ observability = "lean" }` |
+| `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }`, `{ workload = "olap" }` or `{ observability = "full" }` |
 | `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
 | `rationale` | yes | why; says so where a cited article's advice is unsafe or outdated |
 | `[[rule.sources]]` | yes | `article` (a key of the [source articles](#source-articles)) and `section`, or `title`, `section`, `url` of a manual page |
@@ -129,7 +129,7 @@ Recommendations are produced only by rules that fire.
     and `server.host_cache_blocked`: `SUM_CONNECT_ERRORS` and `COUNT_HOST_BLOCKED_ERRORS` of
     `performance_schema.host_cache` summed over its hosts (missing when performance_schema is off);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
-    `profile.observability` (`full`/`lean`: whether the Performance Schema and the slow log are kept),
+    `profile.observability` (`standard`: the slow log kept, the Performance Schema as the server ships it; `full`: the Performance Schema on as well; `lean`: neither),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
   Names are lowercase, `-` and `_` are the same in recommended variable names.
 - Server values are strings: `ON/OFF/YES/NO/TRUE/FALSE/1/0` become booleans and numeric strings

@@ -56,7 +56,7 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
     ("workload", Type::Str, &["oltp", "olap", "mixed"]),
-    ("observability", Type::Str, &["full", "lean"]),
+    ("observability", Type::Str, &["full", "standard", "lean"]),
     ("connections", Type::Num, &[]),
     ("share", Type::Num, &[]),
 ];
