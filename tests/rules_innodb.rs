@@ -166,17 +166,28 @@ fn mt106_thread_concurrency_limited() {
 }
 
 #[test]
-fn mt107_purge_threads_below_default() {
-    let ev = evaluate(SEED_ERA_57);
+fn mt107_purge_threads_below_default_on_more_than_16_cpus() {
+    let mut big = snapshot(SEED_ERA_57);
+    big.host.as_mut().unwrap().cpu.effective = 32;
     check(
-        &ev,
+        &run(&big, &Profile::default()),
         "MT107",
         "innodb_purge_threads",
         "1",
         Some("4"),
-        "innodb_purge_threads = 1 is below the default of 4",
+        "innodb_purge_threads = 1 is below the default of 4 on 32 CPUs",
     );
     assert!(!fired(&evaluate(TUNED), "MT107"));
+}
+
+/// On 16 CPUs or fewer one purge thread is what MySQL 8.4 picks itself, and
+/// the bench measured no loss from it on 2 CPUs: no finding.
+#[test]
+fn mt107_leaves_one_purge_thread_alone_on_16_cpus_or_fewer() {
+    assert!(!fired(&evaluate(SEED_ERA_57), "MT107"));
+    let mut sixteen = snapshot(SEED_ERA_57);
+    sixteen.host.as_mut().unwrap().cpu.effective = 16;
+    assert!(!fired(&run(&sixteen, &Profile::default()), "MT107"));
 }
 
 #[test]
@@ -741,12 +752,8 @@ fn seed000_best_practice_cnf_on_mysql_8018() {
             (Some("32"), Some("4"))
         );
     }
-    let f = one(&ev, "MT107", "innodb_purge_threads");
-    assert_eq!(
-        (f.current.as_deref(), f.recommended.as_deref()),
-        (Some("1"), Some("4"))
-    );
-    assert_eq!(loc(f), Some(41));
+    // One purge thread on 8 CPUs: what MySQL 8.4 picks there (MT107 is silent).
+    assert!(!fired(&ev, "MT107"));
     // 16M per-thread buffers x 5000 connections (memory family).
     assert_eq!(
         one(&ev, "MT301", "max_connections").current.as_deref(),

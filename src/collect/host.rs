@@ -135,16 +135,12 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
     };
 
     let datadir_disk = hints.datadir.as_deref().and_then(|d| {
-        let (device, rotational, scheduler) = proc::block_device_of(d, &paths.sys)?;
+        let dev = proc::block_device_of(d, &paths.sys)?;
         Some(Disk {
-            device: Some(device),
-            rotational,
-            scheduler,
-            kind: match rotational {
-                Some(true) => DiskKind::Hdd,
-                Some(false) => DiskKind::Ssd,
-                None => DiskKind::Unknown,
-            },
+            kind: disk_kind(dev.rotational, dev.driver.as_deref()),
+            device: Some(dev.name),
+            rotational: dev.rotational,
+            scheduler: dev.scheduler,
         })
     });
 
@@ -180,6 +176,25 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
         datadir_disk,
         other_processes,
         addresses: super::addresses::read_local_addresses(&paths.proc),
+    }
+}
+
+/// Paravirtual block drivers: the guest sees whatever rotational flag the
+/// hypervisor sets (virtio disks say rotational by default), not the medium
+/// behind them.
+const PARAVIRTUAL_DRIVERS: &[&str] = &["virtio_blk", "vbd", "xen_blkfront"];
+
+/// The disk kind `queue/rotational` tells, except that a paravirtual disk's
+/// "rotational" is no evidence of a spinning disk: it is unknown then (and
+/// `--disk` can say). Measured on a virtio disk that says rotational: flush
+/// neighbours off and a high `innodb_io_capacity`, which an HDD would not
+/// want, ran no slower (the knob-search bench, MT119 and MT120).
+pub fn disk_kind(rotational: Option<bool>, driver: Option<&str>) -> DiskKind {
+    match rotational {
+        Some(true) if driver.is_some_and(|d| PARAVIRTUAL_DRIVERS.contains(&d)) => DiskKind::Unknown,
+        Some(true) => DiskKind::Hdd,
+        Some(false) => DiskKind::Ssd,
+        None => DiskKind::Unknown,
     }
 }
 
@@ -280,6 +295,18 @@ pub fn is_loopback_host(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paravirtual_disk_saying_rotational_is_of_unknown_kind() {
+        assert_eq!(disk_kind(Some(true), Some("virtio_blk")), DiskKind::Unknown);
+        assert_eq!(disk_kind(Some(true), Some("vbd")), DiskKind::Unknown);
+        // A real disk's flag is believed, either way.
+        assert_eq!(disk_kind(Some(true), Some("sd")), DiskKind::Hdd);
+        assert_eq!(disk_kind(Some(true), None), DiskKind::Hdd);
+        assert_eq!(disk_kind(Some(false), Some("virtio_blk")), DiskKind::Ssd);
+        assert_eq!(disk_kind(Some(false), Some("nvme")), DiskKind::Ssd);
+        assert_eq!(disk_kind(None, Some("virtio_blk")), DiskKind::Unknown);
+    }
 
     #[test]
     fn loopback_hosts() {

@@ -165,10 +165,23 @@ pub fn find_server_pids(proc: &Path) -> Vec<u32> {
     pids
 }
 
-/// Block-device facts for the filesystem holding `path`: the whole-disk
-/// device name, `queue/rotational` and the selected `queue/scheduler`.
+/// What [`block_device_of`] reads of the disk under a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockDevice {
+    /// The whole-disk device name (`vda`, `nvme0n1`).
+    pub name: String,
+    /// `queue/rotational`.
+    pub rotational: Option<bool>,
+    /// The selected `queue/scheduler`.
+    pub scheduler: Option<String>,
+    /// The kernel driver bound to the device (`device/driver`): `virtio_blk`,
+    /// `nvme`, `sd`, …
+    pub driver: Option<String>,
+}
+
+/// Block-device facts for the filesystem holding `path`.
 /// Returns `None` for filesystems without a block device (overlay, tmpfs).
-pub fn block_device_of(path: &Path, sys: &Path) -> Option<(String, Option<bool>, Option<String>)> {
+pub fn block_device_of(path: &Path, sys: &Path) -> Option<BlockDevice> {
     use std::os::unix::fs::MetadataExt;
     let dev = fs::metadata(path).ok()?.dev();
     let (major, minor) = split_dev(dev);
@@ -199,7 +212,15 @@ pub fn block_device_of(path: &Path, sys: &Path) -> Option<(String, Option<bool>,
         .ok()
         .and_then(|t| selected_choice(&t).or_else(|| Some(t.trim().to_string())))
         .filter(|s| !s.is_empty());
-    Some((name, rotational, scheduler))
+    let driver = fs::read_link(dir.join("device/driver"))
+        .ok()
+        .and_then(|l| l.file_name().map(|n| n.to_string_lossy().into_owned()));
+    Some(BlockDevice {
+        name,
+        rotational,
+        scheduler,
+        driver,
+    })
 }
 
 /// Linux `dev_t` → (major, minor), as glibc's `gnu_dev_major/minor`.

@@ -121,6 +121,9 @@ pub fn summary(h: &HostFacts) -> String {
             match d.kind {
                 DiskKind::Ssd => "ssd",
                 DiskKind::Hdd => "hdd",
+                DiskKind::Unknown if d.rotational == Some(true) => {
+                    "disk kind unknown (a paravirtual disk says rotational whatever backs it; --disk tells)"
+                }
                 DiskKind::Unknown => "disk kind unknown",
             }
             .to_string(),
