@@ -14,7 +14,7 @@ use std::path::Path;
 use mytune::catalog::Catalog;
 use mytune::cnf;
 use mytune::facts::Facts;
-use mytune::rules::{Confidence, EvalInput, Evaluation, Finding, Profile, RuleSet};
+use mytune::rules::{Confidence, EvalInput, Evaluation, Finding, Observability, Profile, RuleSet};
 use mytune::target::{Flavor, Target, Version};
 
 /// MySQL 5.7.41, 16G / 8 CPUs, ten days up, with every cache and logging
@@ -30,10 +30,18 @@ mod snapshots;
 use snapshots::{not_applicable, server, snapshot};
 
 fn run(facts: &Facts) -> Evaluation {
-    let profile = Profile::default();
+    under(Observability::default(), facts)
+}
+
+/// The built-in rules on FACTS under the default profile with OBSERVABILITY.
+fn under(observability: Observability, facts: &Facts) -> Evaluation {
+    let p = Profile {
+        observability,
+        ..Profile::default()
+    };
     RuleSet::builtin()
         .expect("built-in rules load")
-        .evaluate(&EvalInput::new(facts, &profile))
+        .evaluate(&EvalInput::new(facts, &p))
 }
 
 fn evaluate(name: &str) -> Evaluation {
@@ -423,19 +431,9 @@ fn mt418_tiny_table_open_cache_fires_without_load() {
     silent(&evaluate(SEED), "MT418");
 }
 
-fn under(observability: mytune::rules::Observability, facts: &Facts) -> Evaluation {
-    let p = Profile {
-        observability,
-        ..Profile::default()
-    };
-    RuleSet::builtin()
-        .expect("built-in rules load")
-        .evaluate(&EvalInput::new(facts, &p))
-}
-
 #[test]
 fn mt504_performance_schema_off_costs_instrumentation() {
-    use mytune::rules::Observability::Full;
+    use Observability::Full;
     let f = fires(&under(Full, &snapshot(BUSY)), "MT504");
     check(&f, "OFF", Some("ON"), "no statement digests");
     assert!(
@@ -463,18 +461,10 @@ fn standard_observability_asks_for_the_slow_log_and_leaves_the_performance_schem
 
 #[test]
 fn lean_observability_silences_mt501_and_mt504_and_mt506_turns_the_performance_schema_off() {
-    let lean = Profile {
-        observability: mytune::rules::Observability::Lean,
-        ..Profile::default()
-    };
-    let run_lean = |facts: &Facts| {
-        RuleSet::builtin()
-            .expect("built-in rules load")
-            .evaluate(&EvalInput::new(facts, &lean))
-    };
+    let run_lean = |facts: &Facts| under(Observability::Lean, facts);
     // BUSY has both off: full asks for both, lean for neither.
     let busy = snapshot(BUSY);
-    fires(&under(mytune::rules::Observability::Full, &busy), "MT504");
+    fires(&under(Observability::Full, &busy), "MT504");
     let ev = run_lean(&busy);
     silent(&ev, "MT504");
     silent(&ev, "MT501");
