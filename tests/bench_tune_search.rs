@@ -1,0 +1,48 @@
+//! The knob-search bench (`bench/tune_search.py`) measures every config on a copy of the
+//! same data set whose redo log is not copied but restored in place: only what start-up
+//! reads of the clean log is written back over the log the run before wrote into. Every
+//! figure of `docs/tuning-search.md` stands on that restore being exact, so this test runs
+//! the bench's own self-check against the real `mariadbd`: three runs per log size, each
+//! crashing after more redo than the restore writes back, and each next run starting on the
+//! same rows at the same log sequence number without a recovery.
+//!
+//! Needs `python3` and `mariadbd`; skips with a printed reason without them, unless
+//! `MYTUNE_REQUIRE_LIVE=1`.
+
+#[path = "support/mariadb.rs"]
+mod mariadb;
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
+    let Some(python) = mariadb::find_program("python3", &["/usr/bin/python3"]) else {
+        return mariadb::skip_or_panic("python3 not found").unwrap_or(());
+    };
+    if mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd"]).is_none() {
+        return mariadb::skip_or_panic("mariadbd not found (install mariadb-server)").unwrap_or(());
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/tune_search.py");
+    let out = Command::new(python)
+        .arg(&script)
+        .args(["--phase", "selftest"])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the bench's self-check failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    for size in ["8M", "16M"] {
+        assert!(
+            stdout.contains(&format!(
+                "selftest: {size} log: 3 runs started clean at LSN "
+            )),
+            "no clean runs with a {size} log:\n{stdout}"
+        );
+    }
+    assert!(stdout.trim_end().ends_with("selftest: ok"), "{stdout}");
+}
