@@ -2,7 +2,8 @@
 """Knob search: how close is `mytune gen-cnf` to the best durable config this machine allows?
 
 Run through bench/tune-search.sh (which installs what it needs). Every measured run is one
-throw-away mariadbd server started on a fresh copy of a prepared sysbench data set, one
+throw-away mariadbd server started on a fresh copy of a prepared sysbench data set (the same copy
+for every config of the data set: the redo log is restored in place, see Lab.fresh_copy), one
 `sysbench oltp_read_write` run (after `sysbench prewarm` for the workloads with sysbench's default
 distribution, see WORKLOADS), and the server killed (the copy is deleted, so nothing it would
 flush at shutdown matters). Nothing here touches the machine's shared server.
@@ -15,7 +16,10 @@ Phases (--phase):
           once per round, in a rotated order, --rounds rounds per workload: median TPS, p95,
           spread, and per-round ratios to the best found and to every anchor.
   dynamic every run-time knob of DYNAMIC switched inside one server (A B B A slices).
+  ab      one question on every workload: --base against --change NAME=VALUE or --vs CONFIG.
   all     search, dynamic, then table.
+  selftest  the restore of Lab.fresh_copy against the real mariadbd on a small data set (no
+          sysbench needed; run by cargo test).
 
 Every candidate keeps strict durability: innodb_flush_log_at_trx_commit = 1 and
 innodb_doublewrite = ON are never varied, the binary log stays as the profile has it (off on
@@ -65,13 +69,11 @@ KNOBS = [
 # Lab.interleave): here a restart to restart spread of about 10 % would hide the few
 # percent they move.
 DYNAMIC = [
-    ("slow_query_log", ["OFF"]),  # also by restart above: the observability trade
+    ("slow_query_log", ["OFF"]),  # the observability trade, which the profile decides
+    # The rest are in KNOBS too, where restarted pairs measure them.
     ("innodb_io_capacity innodb_io_capacity_max", ["2000 4000"]),
-    # The disk says rotational (a virtio disk does, whatever backs it), so the default keeps
-    # flushing a page's neighbours; 0 is what an SSD wants.
     ("innodb_flush_neighbors", ["0"]),
     ("innodb_adaptive_hash_index", ["ON"]),
-    # Four purge threads by default, on two CPUs here.
     ("innodb_purge_threads", ["1"]),
 ]
 
@@ -88,7 +90,7 @@ WORKLOADS = {
 }
 
 # What the observability profile decides (mytune gen-cnf --observability): measured as a
-# trade, kept out of the best config of the default (full) profile.
+# trade, kept out of the best config of the default (standard) profile.
 OBSERVABILITY = ("performance_schema", "slow_query_log")
 # The knobs the later search workloads try besides those an earlier one kept: the ones whose
 # effect grows with the data set and its writes (redo, flushing, purge, the flush method).
