@@ -184,6 +184,10 @@ def redo_restore_ranges(head, size):
     return [(0, REDO_START), (lo, hi - lo)]
 
 
+def dir_bytes(path):
+    return sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
+
+
 def mib(n):
     return f"{max(1, int(n // (1 << 20)))}M"
 
@@ -312,6 +316,7 @@ class Lab:
         if (var / ".prepared").exists() and self.live_ready(var):
             return var
         if not (var / ".prepared").exists():
+            self.need_space(dir_bytes(base) + 2 * key)
             log(f"making the redo log {key >> 20}M in a copy of {base.name}")
             shutil.rmtree(var, ignore_errors=True)
             subprocess.run(["cp", "-a", str(base), str(var)], check=True)
@@ -324,6 +329,16 @@ class Lab:
         subprocess.run(["sync"], check=True)
         time.sleep(self.args.rest)
         return var
+
+    def need_space(self, nbytes):
+        """Die before the cache fills the disk: every data set and redo size stays in the cache
+        (60 GB for the four workloads' configs), and the rest of the machine needs room too (a
+        test that starts mariadbd with a 15G redo log preallocates it)."""
+        free = shutil.disk_usage(self.cache).free
+        floor = int(self.args.min_free_gib * (1 << 30))
+        if free - nbytes < floor:
+            die(f"{mib(nbytes)} more in {self.cache} would leave {mib(max(0, free - nbytes))} free, under "
+                f"--min-free-gib {self.args.min_free_gib:g}; delete the cache (it is remade) or lower the floor")
 
     def live_log(self, var):
         """The redo log a run of VAR's data writes into: one file per data set and size, made
@@ -806,6 +821,7 @@ def selftest(args):
     try:
         args.cache, args.work = str(tmp / "cache"), str(tmp / "work")
         args.settle, args.rest, args.drop_caches, args.redo = 0, 0, False, "written"
+        args.min_free_gib = 0  # a few megabytes in a temporary directory
         WORKLOADS["selftest"] = (1, 4000, "uniform", False)
         lab = Lab(args)
         base = lab.cache / "oltp_read_write-1-4000"
@@ -891,6 +907,8 @@ def main():
     ap.add_argument("--dynamic-knobs", default=None,
                     help="run-time knobs to compare (comma-separated names as in DYNAMIC) [all]")
     ap.add_argument("--cache", default="/var/tmp/mytune-tune/cache")
+    ap.add_argument("--min-free-gib", type=float, default=20,
+                    help="free disk the cache must leave when it grows [20]")
     ap.add_argument("--work", default=None)
     ap.add_argument("--out", default="/var/tmp/mytune-tune/out")
     ap.add_argument("--article-config", default=None, help="the single-node tuning article's file, as written")
