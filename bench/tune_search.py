@@ -16,10 +16,12 @@ Phases (--phase):
           once per round, in a rotated order, --rounds rounds per workload: median TPS, p95,
           spread, and per-round ratios to the best found and to every anchor.
   dynamic every run-time knob of DYNAMIC switched inside one server (A B B A slices).
-  ab      one question on every workload: --base against --change NAME=VALUE or --vs CONFIG.
+  ab      one question on every workload: --base against --change NAME=VALUE or --vs CONFIG,
+          alternately; the median ratio with its 95% interval (median_ci).
+  report  the table and every question asked in pairs, from STATE, without measuring.
   all     search, dynamic, then table.
-  selftest  the restore of Lab.fresh_copy against the real mariadbd on a small data set (no
-          sysbench needed; run by cargo test).
+  selftest  the restore of Lab.fresh_copy against the real mariadbd on a small data set, and
+          median_ci against the binomial tables (no sysbench needed; run by cargo test).
 
 Every candidate keeps strict durability: innodb_flush_log_at_trx_commit = 1 and
 innodb_doublewrite = ON are never varied, the binary log stays as the profile has it (off on
@@ -31,6 +33,7 @@ reuses them, so a search stopped by its time cap continues where it stopped.
 
 import argparse
 import json
+import math
 import mmap
 import os
 import re
@@ -602,6 +605,24 @@ def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
+def median_ci(xs, level=0.95):
+    """A distribution-free confidence interval of the median: the order statistics the sign
+    test puts around it (no assumption about the shape of the pairs' spread). None below six
+    values, where even the widest such interval misses the level."""
+    n = len(xs)
+    xs = sorted(xs)
+    # Largest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2; the interval is x_(k)..x_(n-k+1).
+    k, tail = 0, 0.0
+    while True:
+        nxt = tail + math.comb(n, k) / 2 ** n
+        if nxt > (1 - level) / 2:
+            break
+        tail, k = nxt, k + 1
+    if k == 0:
+        return None
+    return xs[k - 1], xs[n - k]
+
+
 class State:
     """Every measurement, appended as a JSON line; the search replays it on a rerun."""
 
@@ -777,9 +798,12 @@ def ab(lab, state, configs, args):
                     cand.pop(name.strip(), None)
             tag = f"{args.base} with {', '.join(args.change) or 'no change'}"
         r = pair_ratios(lab, state, w, base, cand, args.pairs, tag)
+        ci = median_ci(r)
+        ci_text = f"{ci[0]:.3f}-{ci[1]:.3f}" if ci else "n/a"
         log(f"ab {w}: {tag}: ratios " + ", ".join(f"{x:.3f}" for x in r)
-            + f" (median {median(r):.3f}, {sum(x > 1 for x in r)} of {len(r)} above 1)")
-        print(f"{w}\t{tag}\t{median(r):.3f}\t{min(r):.3f}-{max(r):.3f}\t{len(r)}", flush=True)
+            + f" (median {median(r):.3f}, 95% interval of the median {ci_text}, "
+            + f"{sum(x > 1 for x in r)} of {len(r)} above 1)")
+        print(f"{w}\t{tag}\t{median(r):.3f}\t{ci_text}\t{min(r):.3f}-{max(r):.3f}\t{len(r)}", flush=True)
 
 
 def report(state, configs, args):
@@ -806,17 +830,45 @@ def report(state, configs, args):
 
             lines.append(f"| {w} | {name} | {len(t)} | {median(t):.0f} | {min(t):.0f}–{max(t):.0f} | "
                          f"{median(p):.2f} | {ratio_to('best')} | " + " | ".join(ratio_to(a) for a in anchors) + " |")
+    lines += ["", *pairs_table(state, args.workloads)]
     text = "\n".join(lines)
     Path(args.out, "table.md").write_text(text + "\n")
     print(text)
+
+
+def pairs_table(state, workloads):
+    """Every question asked in pairs (--phase ab and the search's candidates), one line each:
+    the ratios' median with its 95% interval, range, and the two sides' median TPS and p95."""
+    groups = {}
+    for r in state.rows:
+        if r.get("kind") == "pair" and r["workload"] in workloads:
+            groups.setdefault((r["workload"], r["tag"]), []).append(r)
+    lines = ["| workload | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
+             "pairs above 1 | median TPS (candidate / base) | median p95 ms (candidate / base) |",
+             "|" + "---|" * 9]
+    for (w, tag), rows in groups.items():
+        rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
+        ci = median_ci(rs)
+        lines.append(f"| {w} | {tag} | {len(rs)} | {median(rs):.3f} | "
+                     + (f"{ci[0]:.3f}–{ci[1]:.3f}" if ci else "—")
+                     + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | "
+                     + f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
+                     + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
+    return lines
 
 
 def selftest(args):
     """What every figure stands on, checked on a small data set against the real mariadbd: a
     run starts on the clean data set whatever the run before it wrote into the shared live
     redo log (Lab.fresh_copy), with the same log sequence number and the same rows, and the
-    server does not recover. Prints "selftest: ok"; any failure exits non-zero."""
+    server does not recover; and the interval --phase ab reports around a median is the sign
+    test's (checked against the binomial tables). Prints "selftest: ok"; any failure exits
+    non-zero."""
     import tempfile
+    for n, want in ((5, None), (6, (1, 6)), (10, (2, 9)), (20, (6, 15)), (30, (10, 21))):
+        got = median_ci(list(range(1, n + 1)))
+        if got != want:
+            die(f"selftest: the 95% interval of the median of 1..{n} is {got}, not {want}")
     tmp = Path(tempfile.mkdtemp(prefix="tune-search-selftest-"))
     try:
         args.cache, args.work = str(tmp / "cache"), str(tmp / "work")
