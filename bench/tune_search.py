@@ -838,15 +838,18 @@ def report(state, configs, args):
 
 def pairs_table(state, workloads):
     """Every question asked in pairs (--phase ab and the search's candidates), one line each:
-    the ratios' median with its 95% interval, range, and the two sides' median TPS and p95."""
+    the ratios' median with its 95% interval, range, and the two sides' median TPS and p95.
+    Pairs are grouped by the settings compared, as pair_ratios reuses them, not by the tag: a
+    state file kept across mytune versions holds "strict vs ..." pairs of different files."""
     groups = {}
     for r in state.rows:
         if r.get("kind") == "pair" and r["workload"] in workloads:
-            groups.setdefault((r["workload"], r["tag"]), []).append(r)
+            groups.setdefault((r["workload"], r["inc"], r["cand"]), []).append(r)
     lines = ["| workload | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
              "pairs above 1 | median TPS (candidate / base) | median p95 ms (candidate / base) |",
              "|" + "---|" * 9]
-    for (w, tag), rows in groups.items():
+    for (w, _, _), rows in groups.items():
+        tag = rows[0]["tag"]
         rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
         ci = median_ci(rs)
         lines.append(f"| {w} | {tag} | {len(rs)} | {median(rs):.3f} | "
