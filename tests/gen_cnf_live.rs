@@ -158,3 +158,27 @@ fn from_server_starts_from_the_live_values() {
         }
     }
 }
+
+/// MT121's rationale says MariaDB 10.11 buffers the redo log writes by itself
+/// with `innodb_flush_log_at_trx_commit = 2` (so the relaxed profile needs no
+/// `innodb_log_file_buffering` line) and not with `= 1` (the strict profile's,
+/// where the knob search measured turning it on at x0.99). The real server is
+/// the judge of both halves.
+#[test]
+fn mariadbd_buffers_redo_log_writes_with_flush_at_commit_2_and_not_with_1() {
+    for (commit, want) in [("2", "1"), ("1", "0")] {
+        let Some(server) =
+            mariadb::TestServer::start(&format!("innodb_flush_log_at_trx_commit = {commit}"))
+        else {
+            return;
+        };
+        let got = server
+            .sql("SELECT @@innodb_flush_log_at_trx_commit, @@innodb_log_file_buffering")
+            .expect("read the two variables");
+        assert_eq!(
+            got.trim(),
+            format!("{commit}\t{want}"),
+            "innodb_flush_log_at_trx_commit = {commit}"
+        );
+    }
+}
