@@ -623,14 +623,28 @@ def median_ci(xs, level=0.95):
     return xs[k - 1], xs[n - k]
 
 
+# The rows a rerun reuses as measurements of a run length: a 30 s pair says nothing about a
+# 90 s run of the same configs (a cold 3.7 GB data set is mostly start-up in 30 s).
+TIMED = ("pair", "table", "step", "best")
+# Rows written before the bench recorded the run length (2026-12-01 to 2026-12-03) all came
+# from 30 s runs, as the commands in docs/tuning-search.md say; the one 90 s file,
+# bench/results/tune-search-2026-12-03-large-uniform-90s.jsonl, carries its "time" since.
+LEGACY_TIME = 30
+
+
 class State:
-    """Every measurement, appended as a JSON line; the search replays it on a rerun."""
+    """Every measurement, appended as a JSON line; the search replays it on a rerun. A
+    measurement row carries the run length ("time", seconds) and is reused only by a rerun
+    with the same --time."""
 
     def __init__(self, path):
         self.path = Path(path)
         self.rows = []
         if self.path.exists():
             self.rows = [json.loads(x) for x in self.path.read_text().splitlines() if x.strip()]
+        for r in self.rows:
+            if r.get("kind") in TIMED:
+                r.setdefault("time", LEGACY_TIME)
 
     def add(self, row):
         self.rows.append(row)
@@ -655,7 +669,7 @@ class TimeCap(Exception):
 def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
     """Run cand and inc alternately until `pairs` pairs of this comparison exist; ratios cand/inc.
     Pairs already recorded are reused; a new one past `deadline` raises TimeCap."""
-    done = state.find(kind="pair", workload=workload, inc=key_of(inc), cand=key_of(cand))
+    done = state.find(kind="pair", workload=workload, inc=key_of(inc), cand=key_of(cand), time=lab.args.time)
     while len(done) < pairs:
         if deadline is not None and time.time() > deadline:
             raise TimeCap(tag)
@@ -668,7 +682,7 @@ def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
             c = lab.measure(workload, cand)
         row = {"kind": "pair", "workload": workload, "inc": key_of(inc), "cand": key_of(cand), "tag": tag,
                "cand_tps": c[0], "cand_p95": c[1], "inc_tps": i[0], "inc_p95": i[1], "cand_sync_us": c[2],
-               "inc_sync_us": i[2], "at": time.time()}
+               "inc_sync_us": i[2], "time": lab.args.time, "at": time.time()}
         state.add(row)
         done.append(row)
         log(f"{workload} {tag}: {c[0]:.0f} vs {i[0]:.0f} (ratio {c[0] / i[0]:.3f})")
@@ -697,19 +711,20 @@ def search(lab, state, configs, args, deadline):
                 except TimeCap:
                     log(f"time cap reached during {w} at {tag}: the incumbent is its best")
                     best[w] = inc
-                    if not state.find(kind="best", workload=w, settings=inc):
-                        state.add({"kind": "best", "workload": w, "settings": inc, "capped_at": tag})
+                    if not state.find(kind="best", workload=w, settings=inc, time=args.time):
+                        state.add({"kind": "best", "workload": w, "settings": inc, "capped_at": tag,
+                                   "time": args.time})
                     return best, False
                 if len(r) >= args.confirm_pairs and median(r) >= args.accept and \
                         sum(x > 1 for x in r) > len(r) // 2:
                     log(f"{w}: kept {tag} (median ratio {median(r):.3f} over {len(r)} pairs)")
-                    if not state.find(kind="step", workload=w, tag=tag):
-                        state.add({"kind": "step", "workload": w, "tag": tag, "ratios": r})
+                    if not state.find(kind="step", workload=w, tag=tag, time=args.time):
+                        state.add({"kind": "step", "workload": w, "tag": tag, "ratios": r, "time": args.time})
                     inc = cand
                     kept.add(names)
         best[w] = inc
-        if not state.find(kind="best", workload=w, settings=inc):
-            state.add({"kind": "best", "workload": w, "settings": inc})
+        if not state.find(kind="best", workload=w, settings=inc, time=args.time):
+            state.add({"kind": "best", "workload": w, "settings": inc, "time": args.time})
     return best, True
 
 
@@ -756,7 +771,7 @@ def table(lab, state, configs, args):
         cfgs = for_workload(configs, w)
         names = [n for n in cfgs if not args.configs or n in args.configs.split(",")]
         todo = [(r, n) for r in range(args.rounds) for n in names
-                if not state.find(kind="table", workload=w, round=r, key=key_of(cfgs[n]))]
+                if not state.find(kind="table", workload=w, round=r, key=key_of(cfgs[n]), time=args.time)]
         if todo:
             # One unrecorded run first: the first run after the data set's copies are made
             # (gigabytes written) ran 10-20 % slow in the first table, whichever config it was.
@@ -766,11 +781,12 @@ def table(lab, state, configs, args):
         for rnd in range(args.rounds):
             k = rnd % len(names)
             for name in names[k:] + names[:k]:
-                if state.find(kind="table", workload=w, round=rnd, key=key_of(cfgs[name])):
+                if state.find(kind="table", workload=w, round=rnd, key=key_of(cfgs[name]), time=args.time):
                     continue
                 tps, p95, sync_us = lab.measure(w, cfgs[name])
                 state.add({"kind": "table", "workload": w, "round": rnd, "config": name,
-                           "key": key_of(cfgs[name]), "tps": tps, "p95": p95, "sync_us": sync_us})
+                           "key": key_of(cfgs[name]), "tps": tps, "p95": p95, "sync_us": sync_us,
+                           "time": args.time})
                 log(f"table {w} round {rnd + 1}: {name} {tps:.0f} tps, p95 {p95} ms")
     report(state, configs, args)
 
@@ -813,7 +829,8 @@ def report(state, configs, args):
              "|" + "---|" * (7 + len(anchors))]
     for w in args.workloads:
         cfgs = for_workload(configs, w)
-        rows = [r for r in state.rows if r.get("kind") == "table" and r["workload"] == w]
+        rows = [r for r in state.rows if r.get("kind") == "table" and r["workload"] == w
+                and r["time"] == args.time]
         # A run belongs to every config with the same settings (strict may equal best).
         by = {n: {r["round"]: r for r in rows if r["key"] == key_of(s)} for n, s in cfgs.items()}
         for name in cfgs:
@@ -839,25 +856,62 @@ def report(state, configs, args):
 def pairs_table(state, workloads):
     """Every question asked in pairs (--phase ab and the search's candidates), one line each:
     the ratios' median with its 95% interval, range, and the two sides' median TPS and p95.
-    Pairs are grouped by the settings compared, as pair_ratios reuses them, not by the tag: a
-    state file kept across mytune versions holds "strict vs ..." pairs of different files."""
+    Pairs are grouped by the settings compared and the run length, as pair_ratios reuses them,
+    not by the tag: a state file kept across mytune versions holds "strict vs ..." pairs of
+    different files."""
     groups = {}
     for r in state.rows:
         if r.get("kind") == "pair" and r["workload"] in workloads:
-            groups.setdefault((r["workload"], r["inc"], r["cand"]), []).append(r)
-    lines = ["| workload | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
+            groups.setdefault((r["workload"], r["inc"], r["cand"], r["time"]), []).append(r)
+    lines = ["| workload | run s | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
              "pairs above 1 | median TPS (candidate / base) | median p95 ms (candidate / base) |",
-             "|" + "---|" * 9]
-    for (w, _, _), rows in groups.items():
+             "|" + "---|" * 10]
+    for (w, _, _, secs), rows in groups.items():
         tag = rows[0]["tag"]
         rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
         ci = median_ci(rs)
-        lines.append(f"| {w} | {tag} | {len(rs)} | {median(rs):.3f} | "
+        lines.append(f"| {w} | {secs} | {tag} | {len(rs)} | {median(rs):.3f} | "
                      + (f"{ci[0]:.3f}–{ci[1]:.3f}" if ci else "—")
                      + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | "
                      + f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
                      + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
     return lines
+
+
+class Remeasure(Exception):
+    """selftest_run_length: a rerun asked for a measurement instead of reusing a pair."""
+
+
+def selftest_run_length(tmp):
+    """A rerun reuses only the pairs of its own run length: a row without "time" (written
+    before the bench recorded it) counts as a 30 s pair, a 90 s row only for --time 90, and
+    any other --time measures anew. --phase report keeps them on separate lines."""
+    inc, cand = {"a": "1"}, {"a": "2"}
+    pair = {"kind": "pair", "workload": "w", "inc": key_of(inc), "cand": key_of(cand), "tag": "t",
+            "cand_p95": 1.0, "inc_p95": 1.0, "cand_sync_us": 0, "inc_sync_us": 0, "at": 0}
+    path = tmp / "run-length.jsonl"
+    path.write_text(json.dumps({**pair, "cand_tps": 110.0, "inc_tps": 100.0}) + "\n"
+                    + json.dumps({**pair, "cand_tps": 90.0, "inc_tps": 100.0, "time": 90}) + "\n")
+    state = State(path)
+
+    class NoLab:
+        def __init__(self, secs):
+            self.args = argparse.Namespace(time=secs)
+
+        def measure(self, workload, settings):
+            raise Remeasure
+
+    for secs, want in ((30, 1.1), (90, 0.9), (60, None)):
+        try:
+            got = pair_ratios(NoLab(secs), state, "w", inc, cand, 1, "t")
+        except Remeasure:
+            got = None
+        if got != ([want] if want else None):
+            die(f"selftest: with --time {secs} the reused pairs are {got}, not {[want] if want else 'none'}")
+    lines = pairs_table(state, ["w"])
+    if len(lines) != 4 or "| w | 30 |" not in lines[2] or "| w | 90 |" not in lines[3]:
+        die("selftest: --phase report does not keep 30 s and 90 s pairs apart:\n" + "\n".join(lines))
+    print("selftest: pairs are reused only at their own run length", flush=True)
 
 
 def selftest(args):
@@ -874,6 +928,7 @@ def selftest(args):
             die(f"selftest: the 95% interval of the median of 1..{n} is {got}, not {want}")
     tmp = Path(tempfile.mkdtemp(prefix="tune-search-selftest-"))
     try:
+        selftest_run_length(tmp)
         args.cache, args.work = str(tmp / "cache"), str(tmp / "work")
         args.settle, args.rest, args.drop_caches, args.redo = 0, 0, False, "written"
         args.min_free_gib = 0  # a few megabytes in a temporary directory
@@ -1024,7 +1079,7 @@ def main():
             log(f"best for {w}: {s}")
     found = {}
     for w in args.search_workloads:
-        b = state.find(kind="best", workload=w)
+        b = state.find(kind="best", workload=w, time=args.time)
         if b:
             found[w] = b[-1]["settings"]
     if args.phase in ("dynamic", "all"):

@@ -4,7 +4,8 @@
 //! figure of `docs/tuning-search.md` stands on that restore being exact, so this test runs
 //! the bench's own self-check against the real `mariadbd`: three runs per log size, each
 //! crashing after more redo than the restore writes back, and each next run starting on the
-//! same rows at the same log sequence number without a recovery.
+//! same rows at the same log sequence number without a recovery. The same self-check proves
+//! that a rerun reuses recorded pairs only at their own run length (`--time`).
 //!
 //! Needs `python3` and `mariadbd`; skips with a printed reason without them, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
@@ -44,5 +45,9 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
             "no clean runs with a {size} log:\n{stdout}"
         );
     }
+    assert!(
+        stdout.contains("selftest: pairs are reused only at their own run length"),
+        "{stdout}"
+    );
     assert!(stdout.trim_end().ends_with("selftest: ok"), "{stdout}");
 }
