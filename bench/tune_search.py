@@ -864,18 +864,30 @@ def pairs_table(state, workloads):
         if r.get("kind") == "pair" and r["workload"] in workloads:
             groups.setdefault((r["workload"], r["inc"], r["cand"], r["time"]), []).append(r)
     lines = ["| workload | run s | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
-             "pairs above 1 | median TPS (candidate / base) | median p95 ms (candidate / base) |",
-             "|" + "---|" * 10]
+             "pairs above 1 | geo. mean | sd of log ratio | geo. mean candidate first / second | "
+             "median TPS (candidate / base) | median p95 ms (candidate / base) |",
+             "|" + "---|" * 13]
     for (w, _, _, secs), rows in groups.items():
         tag = rows[0]["tag"]
         rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
         ci = median_ci(rs)
+        # pair_ratios runs the candidate first in the pairs at even places of this same order.
+        first, second = rs[0::2], rs[1::2]
+        sd = f"{statistics.stdev(math.log(x) for x in rs) * 100:.1f} %" if len(rs) > 1 else "—"
         lines.append(f"| {w} | {secs} | {tag} | {len(rs)} | {median(rs):.3f} | "
                      + (f"{ci[0]:.3f}–{ci[1]:.3f}" if ci else "—")
-                     + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | "
+                     + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | {geo_mean(rs):.3f} | {sd} | "
+                     + f"{geo_mean(first):.3f} / " + (f"{geo_mean(second):.3f}" if second else "—") + " | "
                      + f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
                      + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
     return lines
+
+
+def geo_mean(xs):
+    """The geometric mean of ratios: the mean of their logarithms, back. Within a pair the
+    order turns, so the mean of the candidate-first and candidate-second halves' logs cancels
+    an effect of running second."""
+    return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else float("nan")
 
 
 class Remeasure(Exception):
@@ -926,6 +938,8 @@ def selftest(args):
         got = median_ci(list(range(1, n + 1)))
         if got != want:
             die(f"selftest: the 95% interval of the median of 1..{n} is {got}, not {want}")
+    if abs(geo_mean([0.5, 2.0, 1.0]) - 1) > 1e-12 or abs(geo_mean([0.9, 0.9]) - 0.9) > 1e-12:
+        die("selftest: the geometric mean of ratios is wrong")
     tmp = Path(tempfile.mkdtemp(prefix="tune-search-selftest-"))
     try:
         selftest_run_length(tmp)
