@@ -884,10 +884,10 @@ def pairs_table(state, workloads):
 
 
 def geo_mean(xs):
-    """The geometric mean of ratios: the mean of their logarithms, back. Within a pair the
-    order turns, so the mean of the candidate-first and candidate-second halves' logs cancels
-    an effect of running second."""
-    return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else float("nan")
+    """The geometric mean of ratios (NaN for none). Within a pair the order turns, so the
+    mean of the candidate-first and candidate-second halves' logs cancels an effect of running
+    second."""
+    return statistics.geometric_mean(xs) if xs else float("nan")
 
 
 class Remeasure(Exception):
