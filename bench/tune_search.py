@@ -686,7 +686,7 @@ def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
             c = lab.measure(workload, cand)
         row = {"kind": "pair", "workload": workload, "inc": key_of(inc), "cand": key_of(cand), "tag": tag,
                "cand_tps": c[0], "cand_p95": c[1], "inc_tps": i[0], "inc_p95": i[1], "cand_sync_us": c[2],
-               "inc_sync_us": i[2], "time": lab.args.time, "at": time.time()}
+               "inc_sync_us": i[2], "time": lab.args.time, "at": time.time(), "host": host_id()}
         state.add(row)
         done.append(row)
         log(f"{workload} {tag}: {c[0]:.0f} vs {i[0]:.0f} (ratio {c[0] / i[0]:.3f})")
@@ -857,6 +857,40 @@ def report(state, configs, args):
     print(text)
 
 
+def host_id():
+    """Which machine (and boot) measured a pair: the CPU model and the first 8 characters of
+    the kernel's boot id. The same question gave 0.955 on one machine and 1.029 on the next (the
+    sixth and eighth runs), so a question's rows from several machines are reported per machine
+    as well as together; rows written before the bench recorded it are "unrecorded"."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:8]
+    except OSError:
+        boot = "unknown boot"
+    return f"{model}, boot {boot}"
+
+
+def pair_line(cols, rows):
+    """One line of pairs_table: the label columns COLS, then the statistics of ROWS."""
+    rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
+    ci = median_ci(rs)
+    # pair_ratios runs the candidate first in the pairs at even places of a question's order;
+    # a machine's subset keeps each row's place through its "first" flag.
+    first = [x for x, r in zip(rs, rows) if r["_first"]]
+    second = [x for x, r in zip(rs, rows) if not r["_first"]]
+    sd = f"{statistics.stdev(math.log(x) for x in rs) * 100:.1f} %" if len(rs) > 1 else "—"
+    return (f"| {cols} | {len(rs)} | {median(rs):.3f} | "
+            + (f"{ci[0]:.3f}–{ci[1]:.3f}" if ci else "—")
+            + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | {geo_mean(rs):.3f} | {sd} | "
+            + (f"{geo_mean(first):.3f}" if first else "—") + " / " + (f"{geo_mean(second):.3f}" if second else "—") + " | "
+            + f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
+            + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
+
+
 def pairs_table(state, workloads):
     """Every question asked in pairs (--phase ab and the search's candidates), one line each:
     the ratios' median with its 95% interval, range, and the two sides' median TPS and p95.
@@ -873,17 +907,15 @@ def pairs_table(state, workloads):
              "|" + "---|" * 13]
     for (w, _, _, secs), rows in groups.items():
         tag = rows[0]["tag"]
-        rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
-        ci = median_ci(rs)
         # pair_ratios runs the candidate first in the pairs at even places of this same order.
-        first, second = rs[0::2], rs[1::2]
-        sd = f"{statistics.stdev(math.log(x) for x in rs) * 100:.1f} %" if len(rs) > 1 else "—"
-        lines.append(f"| {w} | {secs} | {tag} | {len(rs)} | {median(rs):.3f} | "
-                     + (f"{ci[0]:.3f}–{ci[1]:.3f}" if ci else "—")
-                     + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | {geo_mean(rs):.3f} | {sd} | "
-                     + f"{geo_mean(first):.3f} / " + (f"{geo_mean(second):.3f}" if second else "—") + " | "
-                     + f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
-                     + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
+        rows = [{**r, "_first": n % 2 == 0} for n, r in enumerate(rows)]
+        lines.append(pair_line(f"{w} | {secs} | {tag}", rows))
+        hosts = {}
+        for r in rows:
+            hosts.setdefault(r.get("host", "unrecorded"), []).append(r)
+        if len(hosts) > 1:
+            for host, on in hosts.items():
+                lines.append(pair_line(f"{w} | {secs} | … on {host}", on))
     return lines
 
 
@@ -928,6 +960,17 @@ def selftest_run_length(tmp):
     if len(lines) != 4 or "| w | 30 |" not in lines[2] or "| w | 90 |" not in lines[3]:
         die("selftest: --phase report does not keep 30 s and 90 s pairs apart:\n" + "\n".join(lines))
     print("selftest: pairs are reused only at their own run length", flush=True)
+    # Rows of one question from two machines: a line for all, then one per machine, and a
+    # machine's "first" half keeps the question's order (rows 0 and 2 ran the candidate first).
+    two = [{**pair, "cand_tps": tps, "inc_tps": 100.0, "time": 90, **({"host": h} if h else {})}
+           for tps, h in ((90.0, None), (100.0, None), (120.0, "B"), (130.0, "B"))]
+    path.write_text("".join(json.dumps(r) + "\n" for r in two))
+    lines = pairs_table(State(path), ["w"])
+    want = ["| w | 90 | t | 4 |", "| w | 90 | … on unrecorded | 2 | 0.950 |", "| w | 90 | … on B | 2 | 1.250 |"]
+    if len(lines) != 5 or any(not line.startswith(w) for line, w in zip(lines[2:], want)) \
+            or "| 1.200 / 1.300 |" not in lines[4]:
+        die("selftest: --phase report does not split a question's pairs by machine:\n" + "\n".join(lines))
+    print("selftest: a question's pairs from several machines get a line for each", flush=True)
 
 
 def selftest(args):
