@@ -883,9 +883,11 @@ def pair_line(cols, rows):
     first = [x for x, r in zip(rs, rows) if r["_first"]]
     second = [x for x, r in zip(rs, rows) if not r["_first"]]
     sd = f"{statistics.stdev(math.log(x) for x in rs) * 100:.1f} %" if len(rs) > 1 else "—"
+    ti = geo_t_interval(rs)
     return (f"| {cols} | {len(rs)} | {median(rs):.3f} | "
             + (f"{ci[0]:.3f}–{ci[1]:.3f}" if ci else "—")
-            + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | {geo_mean(rs):.3f} | {sd} | "
+            + f" | {min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | {sign_test_p(rs):.3f} | "
+            + f"{geo_mean(rs):.3f} | " + (f"{ti[0]:.3f}–{ti[1]:.3f}" if ti else "—") + f" | {sd} | "
             + (f"{geo_mean(first):.3f}" if first else "—") + " / " + (f"{geo_mean(second):.3f}" if second else "—") + " | "
             + f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
             + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
@@ -902,9 +904,10 @@ def pairs_table(state, workloads):
         if r.get("kind") == "pair" and r["workload"] in workloads:
             groups.setdefault((r["workload"], r["inc"], r["cand"], r["time"]), []).append(r)
     lines = ["| workload | run s | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
-             "pairs above 1 | geo. mean | sd of log ratio | geo. mean candidate first / second | "
-             "median TPS (candidate / base) | median p95 ms (candidate / base) |",
-             "|" + "---|" * 13]
+             "pairs above 1 | sign test p | geo. mean | 95% t-interval of the geo. mean | sd of log ratio | "
+             "geo. mean candidate first / second | median TPS (candidate / base) | "
+             "median p95 ms (candidate / base) |",
+             "|" + "---|" * 15]
     for (w, _, _, secs), rows in groups.items():
         tag = rows[0]["tag"]
         # pair_ratios runs the candidate first in the pairs at even places of this same order.
@@ -917,6 +920,42 @@ def pairs_table(state, workloads):
             for host, on in hosts.items():
                 lines.append(pair_line(f"{w} | {secs} | … on {host}", on))
     return lines
+
+
+# Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom (any statistics table).
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+       2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+       2.052, 2.048, 2.045, 2.042)
+
+
+def t95(df):
+    """Student's t two-sided 95 % quantile; past the table, the Cornish-Fisher expansion from
+    the normal quantile (within 0.001 of the tables from 30 degrees of freedom on)."""
+    if df <= len(T95):
+        return T95[df - 1]
+    z = 1.959964
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
+def geo_t_interval(xs):
+    """The 95 % t-interval of the geometric mean of ratios: the mean of their logarithms plus
+    and minus t × sd / √n, taken back by exp. It assumes the logs spread normally, which the
+    median's interval does not; the two agreeing is a check on both. None below two ratios."""
+    if len(xs) < 2:
+        return None
+    logs = [math.log(x) for x in xs]
+    m, half = statistics.mean(logs), t95(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(m - half), math.exp(m + half)
+
+
+def sign_test_p(xs):
+    """The two-sided sign test's p-value for "a ratio is as likely above 1 as below": the
+    binomial tail of the pairs above 1 (ratios of exactly 1 left out), doubled, at most 1."""
+    above, n = sum(x > 1 for x in xs), sum(x != 1 for x in xs)
+    if n == 0:
+        return 1.0
+    k = min(above, n - above)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
 
 
 def geo_mean(xs):
@@ -987,6 +1026,20 @@ def selftest(args):
             die(f"selftest: the 95% interval of the median of 1..{n} is {got}, not {want}")
     if abs(geo_mean([0.5, 2.0, 1.0]) - 1) > 1e-12 or abs(geo_mean([0.9, 0.9]) - 0.9) > 1e-12:
         die("selftest: the geometric mean of ratios is wrong")
+    # Student's t past the table against the tables' 40, 60 and 120 degrees of freedom.
+    for df, want in ((40, 2.021), (60, 2.000), (120, 1.980)):
+        if abs(t95(df) - want) > 0.001:
+            die(f"selftest: t95({df}) is {t95(df):.4f}, not {want}")
+    # Two ratios e^±0.1: mean of logs 0, sd 0.1414, t(1) = 12.706, so exp(±1.2706).
+    lo, hi = geo_t_interval([math.exp(0.1), math.exp(-0.1)])
+    if abs(math.log(hi) - 1.2706) > 1e-3 or abs(math.log(lo) + 1.2706) > 1e-3:
+        die(f"selftest: the t-interval of e^±0.1 is {lo}–{hi}")
+    # Binomial tails: 15 of 20 above 1 is p = 0.041, 8 of 12 p = 0.388, 4 of 14 p = 0.180.
+    for above, n, want in ((15, 20, 0.041), (8, 12, 0.388), (4, 14, 0.180)):
+        got = sign_test_p([1.1] * above + [0.9] * (n - above))
+        if abs(got - want) > 0.0005:
+            die(f"selftest: the sign test's p for {above} of {n} is {got:.4f}, not {want}")
+    print("selftest: the t-interval and the sign test agree with the tables", flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="tune-search-selftest-"))
     try:
         selftest_run_length(tmp)

@@ -6,7 +6,8 @@
 //! crashing after more redo than the restore writes back, and each next run starting on the
 //! same rows at the same log sequence number without a recovery. The same self-check proves
 //! that a rerun reuses recorded pairs only at their own run length (`--time`), and that
-//! `--phase report` gives a question's pairs from several machines a line for each.
+//! `--phase report` gives a question's pairs from several machines a line for each, and that
+//! the t-interval and the sign test's p-value it prints agree with the statistics tables.
 //!
 //! Needs `python3` and `mariadbd`; skips with a printed reason without them, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
@@ -52,6 +53,10 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     );
     assert!(
         stdout.contains("selftest: a question's pairs from several machines get a line for each"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("selftest: the t-interval and the sign test agree with the tables"),
         "{stdout}"
     );
     assert!(stdout.trim_end().ends_with("selftest: ok"), "{stdout}");
