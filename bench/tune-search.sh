@@ -15,13 +15,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/.."
-need() { # COMMAND PACKAGE
-  command -v "$1" >/dev/null 2>&1 && return 0
-  echo "tune-search: installing $2 with apt-get" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get install -y -qq "$2" >/dev/null 2>&1 ||
-    { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "$2" >/dev/null; }
-}
+. "$here/need.sh"
 need sysbench sysbench
 need mysqltuner mysqltuner
 cargo build --release --quiet

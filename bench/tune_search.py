@@ -112,7 +112,8 @@ REDO_TAIL = 1 << 20
 
 
 def die(msg):
-    print(f"tune-search: {msg}", file=sys.stderr)
+    # The script's own name (tune-search, or knob-cost, which borrows prog() from here).
+    print(f"{Path(sys.argv[0]).stem.replace('_', '-')}: {msg}", file=sys.stderr)
     sys.exit(2)
 
 

@@ -15,9 +15,6 @@
 #[path = "support/mariadb.rs"]
 mod mariadb;
 
-use std::path::Path;
-use std::process::Command;
-
 #[test]
 fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     let Some(python) = mariadb::find_program("python3", &["/usr/bin/python3"]) else {
@@ -26,19 +23,7 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     if mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd"]).is_none() {
         return mariadb::skip_or_panic("mariadbd not found (install mariadb-server)").unwrap_or(());
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/tune_search.py");
-    let out = Command::new(python)
-        .arg(&script)
-        .args(["--phase", "selftest"])
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "the bench's self-check failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
+    let stdout = mariadb::run_bench_script(&python, "tune_search.py", ["--phase", "selftest"]);
     for size in ["8M", "16M"] {
         assert!(
             stdout.contains(&format!(

@@ -297,6 +297,31 @@ pub fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
     fallbacks.iter().map(PathBuf::from).find(|p| p.is_file())
 }
 
+/// Runs the bench's Python script `bench/SCRIPT` with ARGS and returns what it printed;
+/// panics with its output and error output when it fails.
+pub fn run_bench_script<I, S>(python: &Path, script: &str, args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("bench")
+        .join(script);
+    let out = Command::new(python)
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "bench/{script} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    stdout
+}
+
 pub fn is_root() -> bool {
     // Effective uid from /proc avoids a libc dependency.
     fs::read_to_string("/proc/self/status")
