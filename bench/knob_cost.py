@@ -14,7 +14,8 @@ reported beside it.
 Only dynamic global variables can be measured (the switch happens inside one server). Both
 client protocols are measured when --ps-mode both: sysbench's default (server-side prepared
 statements) and the text protocol. What it cannot tell: I/O and lock waits, which cost no
-instructions; a cost counted here is paid on every CPU, a wait is not counted at all.
+instructions, and the kernel's own work (system calls), which callgrind does not see: it counts
+the instructions the server itself executes, and those are paid on any CPU.
 
     bench/knob-cost.sh --change slow_query_log=ON --change long_query_time=1
 """
@@ -57,8 +58,9 @@ def sql_literal(value):
 class Server:
     """One throw-away mariadbd under callgrind, on its own socket and datadir."""
 
-    def __init__(self, work, base_lines):
+    def __init__(self, work, base_lines, keep_dumps=None):
         self.work = work
+        self.keep_dumps = keep_dumps
         self.sock = work / "mysqld.sock"
         self.data = work / "data"
         self.client = prog("mariadb", "mysql")
@@ -132,7 +134,10 @@ class Server:
                 total = n
             elif fg is None and "handle_one_connection" in line:
                 fg = n
-        path.unlink()
+        if self.keep_dumps:
+            shutil.move(path, self.keep_dumps / f"callgrind.{label}")
+        else:
+            path.unlink()
         if total is None or fg is None:
             die(f"could not read the totals of dump {label}")
         return fg, total
@@ -170,6 +175,9 @@ def main():
     ap.add_argument("--ps-mode", choices=["auto", "disable", "both"], default="both",
                     help="sysbench --db-ps-mode: auto = server-side prepared statements")
     ap.add_argument("--out", help="append one JSON row per block to this file")
+    ap.add_argument("--keep-dumps", metavar="DIR",
+                    help="keep each block's callgrind dump in DIR (callgrind.MODE-ARM-PAIR), for "
+                         "callgrind_annotate's per-function counts")
     ap.add_argument("--report", metavar="FILE",
                     help="print the figures again from the rows of FILE (written by --out); no server")
     args = ap.parse_args()
@@ -197,7 +205,11 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="mytune-knob-cost-", dir="/var/tmp"))
     server = None
     try:
-        server = Server(work, [f"{k} = {v}" for k, v in base])
+        keep = None
+        if args.keep_dumps:
+            keep = Path(args.keep_dumps)
+            keep.mkdir(parents=True, exist_ok=True)
+        server = Server(work, [f"{k} = {v}" for k, v in base], keep)
         server.sql("CREATE DATABASE sbtest")
         sysbench(server, args, "prepare")
         originals = {k: server.sql(f"SELECT @@GLOBAL.{k}") for k, _ in changes}
