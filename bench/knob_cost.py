@@ -186,6 +186,12 @@ def main():
             rows = [json.loads(line) for line in Path(args.report).read_text().splitlines() if line.strip()]
         except (OSError, ValueError) as e:
             die(f"{args.report}: {e}")
+        need = ("pair", "ps_mode", "arm", "changes", "base", "events", "table_size",
+                "conn_ir_per_trx", "total_ir_per_trx")
+        rows = [r for r in rows if isinstance(r, dict) and r.get("kind") == "knob-cost"
+                and all(k in r for k in need)]
+        if not rows:
+            die(f"{args.report}: no knob-cost rows (written by --out) in it")
         groups = {}
         for r in rows:
             key = (json.dumps(r["changes"], sort_keys=True), json.dumps(r["base"], sort_keys=True),
