@@ -42,6 +42,22 @@ def die(msg):
     sys.exit(2)
 
 
+def run(cmd):
+    """Run a helper program; its output, or one line naming it and its error output."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"{Path(cmd[0]).name} failed ({r.returncode}): {(r.stderr or r.stdout).strip()[-800:]}")
+    return r.stdout
+
+
+def tail(path, size=4096):
+    """The last SIZE bytes of PATH (a dump is complete once its totals line is written)."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        f.seek(max(0, f.tell() - size))
+        return f.read()
+
+
 def parse_change(text):
     name, sep, value = text.partition("=")
     if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name.strip()) or not value.strip():
@@ -73,9 +89,8 @@ class Server:
         self.proc = None
         self.dumps = 0
         user = ["--user=root"] if os.getuid() == 0 else []
-        subprocess.run([prog("mariadb-install-db", "mysql_install_db"), "--no-defaults", *user,
-                        f"--datadir={self.data}", "--auth-root-authentication-method=normal"],
-                       check=True, capture_output=True)
+        run([prog("mariadb-install-db", "mysql_install_db"), "--no-defaults", *user,
+             f"--datadir={self.data}", "--auth-root-authentication-method=normal"])
         # valgrind cannot map the 8 TiB a default innodb_buffer_pool_size_max reserves
         # (10.11.12 and later), nor follow io_uring/libaio: both are set here, not measured.
         cnf = work / "my.cnf"
@@ -109,21 +124,19 @@ class Server:
         return r.stdout.strip()
 
     def zero(self):
-        subprocess.run([self.control, "-z", str(self.proc.pid)], check=True, capture_output=True)
+        run([self.control, "-z", str(self.proc.pid)])
 
     def dump(self, label):
         """Dump the counters since the last zero; return (connection thread, whole process)."""
-        subprocess.run([self.control, "-d", label, str(self.proc.pid)], check=True,
-                       capture_output=True)
+        run([self.control, "-d", label, str(self.proc.pid)])
         self.dumps += 1
         path = Path(f"{self.out}.{self.dumps}")
         deadline = time.time() + 120
-        while not (path.exists() and "totals:" in path.read_text(errors="replace")[-4096:]):
+        while not (path.exists() and b"totals:" in tail(path)):
             if time.time() > deadline:
                 die(f"callgrind did not write {path}")
             time.sleep(0.5)
-        text = subprocess.run([self.annotate, "--inclusive=yes", "--threshold=100", "--auto=no",
-                               str(path)], capture_output=True, text=True, check=True).stdout
+        text = run([self.annotate, "--inclusive=yes", "--threshold=100", "--auto=no", str(path)])
         total = fg = None
         for line in text.splitlines():
             m = re.match(r"\s*([\d,]+)\s", line)
@@ -238,7 +251,9 @@ def main():
                                    f"--db-ps-mode={mode}")
                     fg, total = server.dump(f"{mode}-{arm}-{pair}")
                     m = re.search(r"transactions:\s+(\d+)", out)
-                    trx = int(m.group(1)) if m else args.events
+                    if not m or int(m.group(1)) == 0:
+                        die(f"sysbench ran no transactions in block {mode}-{arm}-{pair}:\n{out[-800:]}")
+                    trx = int(m.group(1))
                     row = {"kind": "knob-cost", "pair": pair, "ps_mode": mode, "arm": arm,
                            "changes": dict(changes), "base": dict(base), "events": args.events,
                            "transactions": trx,
