@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Knob wall: what a dynamic server setting costs in seconds and in system calls, the two things
 # bench/knob-cost.sh's instruction count cannot see. One throw-away mariadbd (no valgrind), one
-# sysbench table, one oltp_read_write thread; the setting switched with SET GLOBAL between
+# sysbench table, one oltp_read_write thread (--tables, --threads for more); the setting switched with SET GLOBAL between
 # blocks, the arm order alternating from pair to pair.
 #   - timed: --pairs pairs of --seconds-second blocks; the ratio changed / base of each pair's
 #     TPS, with the geometric mean and its 95 % t-interval. --flush 0 (the default) takes the
@@ -17,7 +17,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/need.sh"
 
-changes=() pairs=10 seconds=15 strace_pairs=3 events=1000 rows=10000 flush=0 ps_mode=auto
+changes=() pairs=10 seconds=15 strace_pairs=3 events=1000 rows=10000 tables=1 threads=1 flush=0 ps_mode=auto
 while [ $# -gt 0 ]; do
   case "$1" in
     --change) changes+=("$2"); shift 2 ;;
@@ -26,6 +26,8 @@ while [ $# -gt 0 ]; do
     --strace-pairs) strace_pairs="$2"; shift 2 ;;
     --events) events="$2"; shift 2 ;;
     --table-size) rows="$2"; shift 2 ;;
+    --tables) tables="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
     --flush) flush="$2"; shift 2 ;;
     --ps-mode) ps_mode="$2"; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -33,11 +35,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#changes[@]} -gt 0 ] || { echo "knob-wall: --change VAR=VALUE is required" >&2; exit 2; }
-for n in "$pairs" "$seconds" "$strace_pairs" "$events" "$rows" "$flush"; do
+for n in "$pairs" "$seconds" "$strace_pairs" "$events" "$rows" "$tables" "$threads" "$flush"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "knob-wall: $n is not a whole number" >&2; exit 2; }
 done
-[ "$pairs" -ge 2 ] && [ "$seconds" -ge 1 ] && [ "$events" -ge 10 ] ||
-  { echo "knob-wall: --pairs must be at least 2, --seconds 1 and --events 10" >&2; exit 2; }
+[ "$pairs" -ge 2 ] && [ "$seconds" -ge 1 ] && [ "$events" -ge 10 ] && [ "$tables" -ge 1 ] && [ "$threads" -ge 1 ] ||
+  { echo "knob-wall: --pairs must be at least 2, --seconds, --tables and --threads 1, --events 10" >&2; exit 2; }
 [[ "$ps_mode" =~ ^(auto|disable)$ ]] || { echo "knob-wall: --ps-mode is auto or disable" >&2; exit 2; }
 set_changed="" names=()
 for c in "${changes[@]}"; do
@@ -67,21 +69,21 @@ for _ in $(seq 300); do
 done
 sql() { mariadb --no-defaults -uroot --socket="$work/s.sock" -N -B -e "$1"; }
 sb() { sysbench oltp_read_write --db-driver=mysql --mysql-socket="$work/s.sock" --mysql-user=root \
-  --mysql-db=sbtest --tables=1 --table-size="$rows" --threads=1 --db-ps-mode="$ps_mode" "$@"; }
+  --mysql-db=sbtest --tables="$tables" --table-size="$rows" --db-ps-mode="$ps_mode" "$@"; }
 set_base=""
 for n in "${names[@]}"; do set_base+="SET GLOBAL $n = $(sql "SELECT @@GLOBAL.$n");"; done
 sql "CREATE DATABASE sbtest"
-sb prepare >/dev/null
-sb --time=5 run >/dev/null
-echo "knob-wall: ${changes[*]} against the server's values; $(sql 'SELECT VERSION()'); one thread," \
-  "$rows rows, --db-ps-mode=$ps_mode, innodb_flush_log_at_trx_commit = $flush"
+sb --threads="$tables" prepare >/dev/null
+sb --threads="$threads" --time=5 run >/dev/null
+echo "knob-wall: ${changes[*]} against the server's values; $(sql 'SELECT VERSION()'); $threads thread(s)," \
+  "$tables x $rows rows, --db-ps-mode=$ps_mode, innodb_flush_log_at_trx_commit = $flush"
 arm_sql() { if [ "$1" = changed ]; then echo "$set_changed"; else echo "$set_base"; fi; }
 order() { if [ $(($1 % 2)) = 1 ]; then echo "base changed"; else echo "changed base"; fi; }
 results="$work/timed"
 for k in $(seq "$pairs"); do
   for arm in $(order "$k"); do
     sql "$(arm_sql "$arm")"
-    tps="$(sb --time="$seconds" --rand-seed="$k" run | awk '/transactions:/ {gsub(/\(/, "", $3); print $3}')"
+    tps="$(sb --threads="$threads" --time="$seconds" --rand-seed="$k" run | awk '/transactions:/ {gsub(/\(/, "", $3); print $3}')"
     [ -n "$tps" ] || { echo "knob-wall: sysbench printed no transactions in pair $k" >&2; exit 1; }
     echo "$k $arm $tps" | tee -a "$results"
   done
@@ -105,7 +107,7 @@ for k in $(seq "$strace_pairs"); do
     strace -c -f -p "$pid" -o "$work/strace.$arm.$k" 2>/dev/null &
     st=$!
     sleep 1
-    sb --time=0 --events="$events" --rand-seed="$k" run >/dev/null
+    sb --threads="$threads" --time=0 --events="$events" --rand-seed="$k" run >/dev/null
     kill -INT "$st"; wait "$st" || true
     calls="$(awk '$NF == "total" {print $4}' "$work/strace.$arm.$k")"
     [ -n "$calls" ] || { echo "knob-wall: strace wrote no totals" >&2; exit 1; }
