@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Knob wall: what a dynamic server setting costs in seconds and in system calls, the two things
 # bench/knob-cost.sh's instruction count cannot see. One throw-away mariadbd (no valgrind), one
-# sysbench table, one oltp_read_write thread (--tables, --threads for more); the setting switched with SET GLOBAL between
-# blocks, the arm order alternating from pair to pair.
+# sysbench table and one oltp_read_write thread unless --tables and --threads say more; the
+# setting switched with SET GLOBAL between blocks, the arm order alternating from pair to pair.
 #   - timed: --pairs pairs of --seconds-second blocks; the ratio changed / base of each pair's
 #     TPS, with the geometric mean and its 95 % t-interval. --flush 0 (the default) takes the
 #     disk's sync out of the blocks, so that what is left is the CPU, user and kernel.

@@ -875,6 +875,11 @@ def host_id():
     return f"{model}, boot {boot}"
 
 
+def host_kind(host):
+    """The machine kind of a host_id() label: its CPU model; None for "unrecorded" rows."""
+    return None if host == "unrecorded" else host.split(", boot ")[0]
+
+
 def pair_line(cols, rows):
     """One line of pairs_table: the label columns COLS, then the statistics of ROWS."""
     rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
@@ -924,8 +929,8 @@ def pairs_table(state, workloads):
             # gave 1.03 on three Intel Xeon machines and 0.96 on three AMD EPYC ones.
             kinds = {}
             for host in hosts:
-                if host != "unrecorded":
-                    kinds.setdefault(host.split(", boot ")[0], []).append(host)
+                if host_kind(host):
+                    kinds.setdefault(host_kind(host), []).append(host)
             for kind, members in kinds.items():
                 if len(members) > 1:
                     on = [r for h in members for r in hosts[h]]
