@@ -8,6 +8,8 @@
 #     disk's sync out of the blocks, so that what is left is the CPU, user and kernel.
 #   - system calls: --strace-pairs pairs of --events transactions with strace -c -f attached to
 #     the server; calls per transaction of each arm.
+#   --ps-mode both runs each pair with server-side prepared statements (sysbench's default, auto)
+#   and with the text protocol (disable), one after the other, and reports each protocol apart.
 #
 #   bench/knob-wall.sh --change slow_query_log=ON --change long_query_time=1 [--pairs 10]
 #
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --flush) flush="$2"; shift 2 ;;
     --ps-mode) ps_mode="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "knob-wall: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,7 +42,8 @@ for n in "$pairs" "$seconds" "$strace_pairs" "$events" "$rows" "$tables" "$threa
 done
 [ "$pairs" -ge 2 ] && [ "$seconds" -ge 1 ] && [ "$events" -ge 10 ] && [ "$tables" -ge 1 ] && [ "$threads" -ge 1 ] ||
   { echo "knob-wall: --pairs must be at least 2, --seconds, --tables and --threads 1, --events 10" >&2; exit 2; }
-[[ "$ps_mode" =~ ^(auto|disable)$ ]] || { echo "knob-wall: --ps-mode is auto or disable" >&2; exit 2; }
+[[ "$ps_mode" =~ ^(auto|disable|both)$ ]] || { echo "knob-wall: --ps-mode is auto, disable or both" >&2; exit 2; }
+modes="$ps_mode"; [ "$ps_mode" = both ] && modes="auto disable"
 set_changed="" names=()
 for c in "${changes[@]}"; do
   [[ "$c" =~ ^([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_.]+)$ ]] ||
@@ -69,7 +72,7 @@ for _ in $(seq 300); do
 done
 sql() { mariadb --no-defaults -uroot --socket="$work/s.sock" -N -B -e "$1"; }
 sb() { sysbench oltp_read_write --db-driver=mysql --mysql-socket="$work/s.sock" --mysql-user=root \
-  --mysql-db=sbtest --tables="$tables" --table-size="$rows" --db-ps-mode="$ps_mode" "$@"; }
+  --mysql-db=sbtest --tables="$tables" --table-size="$rows" "$@"; }
 set_base=""
 for n in "${names[@]}"; do set_base+="SET GLOBAL $n = $(sql "SELECT @@GLOBAL.$n");"; done
 sql "CREATE DATABASE sbtest"
@@ -81,36 +84,45 @@ arm_sql() { if [ "$1" = changed ]; then echo "$set_changed"; else echo "$set_bas
 order() { if [ $(($1 % 2)) = 1 ]; then echo "base changed"; else echo "changed base"; fi; }
 results="$work/timed"
 for k in $(seq "$pairs"); do
-  for arm in $(order "$k"); do
-    sql "$(arm_sql "$arm")"
-    tps="$(sb --threads="$threads" --time="$seconds" --rand-seed="$k" run | awk '/transactions:/ {gsub(/\(/, "", $3); print $3}')"
-    [ -n "$tps" ] || { echo "knob-wall: sysbench printed no transactions in pair $k" >&2; exit 1; }
-    echo "$k $arm $tps" | tee -a "$results"
+  for mode in $modes; do
+    for arm in $(order "$k"); do
+      sql "$(arm_sql "$arm")"
+      tps="$(sb --threads="$threads" --time="$seconds" --rand-seed="$k" --db-ps-mode="$mode" run |
+        awk '/transactions:/ {gsub(/\(/, "", $3); print $3}')"
+      [ -n "$tps" ] || { echo "knob-wall: sysbench printed no transactions in pair $k" >&2; exit 1; }
+      echo "$k $arm $tps $mode" | tee -a "$results"
+    done
   done
 done
-python3 - "$results" "$here" <<'EOF'
+python3 - "$results" "$here" "$ps_mode" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[2])
 from tune_search import geo_mean, geo_t_interval, median  # the knob search's statistics
+names = {"auto": "prepared statements", "disable": "text protocol"}
 pairs = {}
 for line in open(sys.argv[1]):
-    k, arm, tps = line.split()
-    pairs.setdefault(k, {})[arm] = float(tps)
-rs = [p["changed"] / p["base"] for p in pairs.values() if len(p) == 2]
-lo, hi = geo_t_interval(rs)
-print(f"timed: changed / base over {len(rs)} pairs: geometric mean {geo_mean(rs):.3f} "
-      f"(95 % t-interval {lo:.3f}-{hi:.3f}), median {median(rs):.3f}, {sum(r > 1 for r in rs)} above 1")
+    k, arm, tps, mode = line.split()
+    pairs.setdefault(mode, {}).setdefault(k, {})[arm] = float(tps)
+for mode, by_pair in pairs.items():
+    rs = [p["changed"] / p["base"] for p in by_pair.values() if len(p) == 2]
+    lo, hi = geo_t_interval(rs)
+    label = f"timed ({names[mode]})" if sys.argv[3] == "both" else "timed"
+    print(f"{label}: changed / base over {len(rs)} pairs: geometric mean {geo_mean(rs):.3f} "
+          f"(95 % t-interval {lo:.3f}-{hi:.3f}), median {median(rs):.3f}, {sum(r > 1 for r in rs)} above 1")
 EOF
 for k in $(seq "$strace_pairs"); do
-  for arm in $(order "$k"); do
-    sql "$(arm_sql "$arm")"
-    strace -c -f -p "$pid" -o "$work/strace.$arm.$k" 2>/dev/null &
-    st=$!
-    sleep 1
-    sb --threads="$threads" --time=0 --events="$events" --rand-seed="$k" run >/dev/null
-    kill -INT "$st"; wait "$st" || true
-    calls="$(awk '$NF == "total" {print $4}' "$work/strace.$arm.$k")"
-    [ -n "$calls" ] || { echo "knob-wall: strace wrote no totals" >&2; exit 1; }
-    echo "system calls: pair $k $arm $(awk -v c="$calls" -v n="$events" 'BEGIN {printf "%.1f", c / n}') per transaction"
+  for mode in $modes; do
+    for arm in $(order "$k"); do
+      sql "$(arm_sql "$arm")"
+      strace -c -f -p "$pid" -o "$work/strace.$arm.$k" 2>/dev/null &
+      st=$!
+      sleep 1
+      sb --threads="$threads" --time=0 --events="$events" --rand-seed="$k" --db-ps-mode="$mode" run >/dev/null
+      kill -INT "$st"; wait "$st" || true
+      calls="$(awk '$NF == "total" {print $4}' "$work/strace.$arm.$k")"
+      [ -n "$calls" ] || { echo "knob-wall: strace wrote no totals" >&2; exit 1; }
+      echo "system calls: pair $k $arm $(awk -v c="$calls" -v n="$events" 'BEGIN {printf "%.1f", c / n}')" \
+        "per transaction$([ "$ps_mode" = both ] && echo " ($mode)")"
+    done
   done
 done
