@@ -44,35 +44,28 @@ fn the_slow_logs_cpu_cost_falls_on_server_side_prepared_statements_only() {
     let Some(python) = mariadb::find_program("python3", &["/usr/bin/python3"]) else {
         return mariadb::skip_or_panic("python3 not found").unwrap_or(());
     };
-    let needed: [(&str, &str, &[&str]); 3] = [
+    if let Some(reason) = mariadb::missing_program(&[
         ("mariadbd", "mariadb-server", &["/usr/sbin/mariadbd"]),
         ("sysbench", "sysbench", &[]),
         ("valgrind", "valgrind", &[]),
-    ];
-    for (program, package, fallbacks) in needed {
-        if mariadb::find_program(program, fallbacks).is_none() {
-            return mariadb::skip_or_panic(&format!("{program} not found (install {package})"))
-                .unwrap_or(());
-        }
+    ]) {
+        return mariadb::skip_or_panic(&reason).unwrap_or(());
     }
     let dir = tempfile::tempdir().expect("temporary directory");
     let rows_path = dir.path().join("rows.jsonl");
-    let mut args: Vec<std::ffi::OsString> = [
-        "--change",
-        "slow_query_log=ON",
-        "--change",
-        "long_query_time=1",
-        "--pairs",
-        "2",
-        "--events",
-        "200",
-        "--ps-mode",
-        "both",
-        "--out",
-    ]
-    .iter()
-    .map(Into::into)
-    .collect();
+    let mut args: Vec<std::ffi::OsString> = mariadb::SLOW_LOG_AT_ONE_SECOND
+        .iter()
+        .chain(&[
+            "--pairs",
+            "2",
+            "--events",
+            "200",
+            "--ps-mode",
+            "both",
+            "--out",
+        ])
+        .map(Into::into)
+        .collect();
     args.push(rows_path.clone().into());
     let stdout = mariadb::run_bench_script(&python, "knob_cost.py", args);
     let rows: Vec<serde_json::Value> = std::fs::read_to_string(&rows_path)

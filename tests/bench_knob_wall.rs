@@ -30,24 +30,17 @@ fn calls(stdout: &str, arm: &str, mode: &str) -> Vec<f64> {
 
 #[test]
 fn the_slow_log_adds_no_system_call_per_transaction() {
-    let needed: [(&str, &str, &[&str]); 2] = [
+    if let Some(reason) = mariadb::missing_program(&[
         ("mariadbd", "mariadb-server", &["/usr/sbin/mariadbd"]),
         ("sysbench", "sysbench", &[]),
-    ];
-    for (program, package, fallbacks) in needed {
-        if mariadb::find_program(program, fallbacks).is_none() {
-            return mariadb::skip_or_panic(&format!("{program} not found (install {package})"))
-                .unwrap_or(());
-        }
+    ]) {
+        return mariadb::skip_or_panic(&reason).unwrap_or(());
     }
     if !mariadb::is_root() {
         return mariadb::skip_or_panic("strace -p needs root here (ptrace rights)").unwrap_or(());
     }
-    let args = [
-        "--change",
-        "slow_query_log=ON",
-        "--change",
-        "long_query_time=1",
+    let mut args = mariadb::SLOW_LOG_AT_ONE_SECOND.to_vec();
+    args.extend([
         "--pairs",
         "2",
         "--seconds",
@@ -58,7 +51,7 @@ fn the_slow_log_adds_no_system_call_per_transaction() {
         "500",
         "--ps-mode",
         "both",
-    ];
+    ]);
     let stdout = mariadb::run_bench_script(std::path::Path::new("bash"), "knob-wall.sh", args);
     for protocol in ["prepared statements", "text protocol"] {
         assert!(

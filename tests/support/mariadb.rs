@@ -297,6 +297,24 @@ pub fn find_program(name: &str, fallbacks: &[&str]) -> Option<PathBuf> {
     fallbacks.iter().map(PathBuf::from).find(|p| p.is_file())
 }
 
+/// The bench arguments that switch the slow log on at a 1 s threshold: the setting MT501's
+/// rationale measures with both benches (knob-cost counts it, knob-wall times and traces it).
+pub const SLOW_LOG_AT_ONE_SECOND: [&str; 4] = [
+    "--change",
+    "slow_query_log=ON",
+    "--change",
+    "long_query_time=1",
+];
+
+/// The first of NEEDED (program, Debian package, fallback paths) that is not installed, as the
+/// reason a bench test skips: "PROGRAM not found (install PACKAGE)".
+pub fn missing_program(needed: &[(&str, &str, &[&str])]) -> Option<String> {
+    needed
+        .iter()
+        .find(|(program, _, fallbacks)| find_program(program, fallbacks).is_none())
+        .map(|(program, package, _)| format!("{program} not found (install {package})"))
+}
+
 /// Runs the bench's Python script `bench/SCRIPT` with ARGS and returns what it printed;
 /// panics with its output and error output when it fails.
 pub fn run_bench_script<I, S>(python: &Path, script: &str, args: I) -> String
