@@ -435,24 +435,30 @@ class Lab:
                 die("sysbench prewarm failed:\n" + r.stdout[-1500:] + r.stderr[-1500:])
 
     def measure(self, workload, settings):
-        """One run: (tps, p95 ms, the disk's sync latency in us right before it)."""
+        """One run: (tps, p95 ms, the disk's sync latency in us right before it). What else the
+        run showed goes to self.last_run: the slowest transaction (ms) and the server's
+        Slow_queries, the statements over long_query_time whether or not a slow log is on, which
+        tells whether a slow log at 1 s wrote anything during the run or only looked."""
         src = self.variant(workload, settings.get("innodb_log_file_size"))
         run = self.fresh_copy(src)
         self.last_sync_us = self.sync_latency_us()
+        self.last_run = {}
         self.start(run, render(settings))
         try:
             self.prewarm(workload)
             if self.args.warmup:
                 self.sysbench(workload, "run", self.args.warmup)
             r = self.sysbench(workload, "run", self.args.time)
+            slow = self.sql("SHOW GLOBAL STATUS LIKE 'Slow_queries'").split()
         finally:
             self.kill()
             shutil.rmtree(run, ignore_errors=True)
-        tps = re.search(r"transactions:\s+\d+\s+\(([0-9.]+) per sec", r.stdout)
-        p95 = re.search(r"95th percentile:\s+([0-9.]+)", r.stdout)
-        if r.returncode != 0 or not tps or not p95:
+        figures = sysbench_figures(r.stdout)
+        if r.returncode != 0 or not figures:
             die("sysbench run failed:\n" + r.stdout[-1500:] + r.stderr[-1500:])
-        return float(tps.group(1)), float(p95.group(1)), self.last_sync_us
+        tps, p95, max_ms = figures
+        self.last_run = {"max_ms": max_ms, "slow_queries": int(slow[1]) if len(slow) == 2 else None}
+        return tps, p95, self.last_sync_us
 
     def interleave(self, workload, settings, names, a, b, seconds, slice_s, skip_s):
         """One server, one sysbench run; the knob NAMES switched between values A and B with
@@ -519,6 +525,16 @@ class Lab:
             self.kill()
             shutil.rmtree(run, ignore_errors=True)
         return r.stdout + r.stderr
+
+
+def sysbench_figures(out):
+    """(TPS, p95 ms, slowest transaction ms) from the report of `sysbench ... run`, or None."""
+    tps = re.search(r"transactions:\s+\d+\s+\(([0-9.]+) per sec", out)
+    p95 = re.search(r"95th percentile:\s+([0-9.]+)", out)
+    top = re.search(r"^\s+max:\s+([0-9.]+)", out, re.M)
+    if not tps or not p95 or not top:
+        return None
+    return float(tps.group(1)), float(p95.group(1)), float(top.group(1))
 
 
 def quote(v):
@@ -680,14 +696,16 @@ def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
             raise TimeCap(tag)
         # The order turns from pair to pair, so a drift within a pair favours neither.
         if len(done) % 2 == 0:
-            c = lab.measure(workload, cand)
-            i = lab.measure(workload, inc)
+            c, c_run = lab.measure(workload, cand), lab.last_run
+            i, i_run = lab.measure(workload, inc), lab.last_run
         else:
-            i = lab.measure(workload, inc)
-            c = lab.measure(workload, cand)
+            i, i_run = lab.measure(workload, inc), lab.last_run
+            c, c_run = lab.measure(workload, cand), lab.last_run
         row = {"kind": "pair", "workload": workload, "inc": key_of(inc), "cand": key_of(cand), "tag": tag,
                "cand_tps": c[0], "cand_p95": c[1], "inc_tps": i[0], "inc_p95": i[1], "cand_sync_us": c[2],
                "inc_sync_us": i[2], "time": lab.args.time, "at": time.time(), "host": host_id()}
+        row.update({f"cand_{k}": v for k, v in c_run.items()})
+        row.update({f"inc_{k}": v for k, v in i_run.items()})
         state.add(row)
         done.append(row)
         log(f"{workload} {tag}: {c[0]:.0f} vs {i[0]:.0f} (ratio {c[0] / i[0]:.3f})")
@@ -791,7 +809,7 @@ def table(lab, state, configs, args):
                 tps, p95, sync_us = lab.measure(w, cfgs[name])
                 state.add({"kind": "table", "workload": w, "round": rnd, "config": name,
                            "key": key_of(cfgs[name]), "tps": tps, "p95": p95, "sync_us": sync_us,
-                           "time": args.time})
+                           "time": args.time, **lab.last_run})
                 log(f"table {w} round {rnd + 1}: {name} {tps:.0f} tps, p95 {p95} ms")
     report(state, configs, args)
 
@@ -1066,6 +1084,15 @@ def selftest(args):
         if abs(got - want) > 0.0005:
             die(f"selftest: the sign test's p for {above} of {n} is {got:.4f}, not {want}")
     print("selftest: the t-interval and the sign test agree with the tables", flush=True)
+    # The latency block of sysbench 1.0.20's report; "max" is the slowest transaction.
+    report_tail = ("    transactions:                        111467 (1238.35 per sec.)\n"
+                   "Latency (ms):\n         min:                                    2.02\n"
+                   "         avg:                                    6.46\n"
+                   "         max:                                  267.72\n"
+                   "         95th percentile:                       11.45\n")
+    if sysbench_figures(report_tail) != (1238.35, 11.45, 267.72) or sysbench_figures("max: 1") is not None:
+        die(f"selftest: sysbench's report reads as {sysbench_figures(report_tail)}")
+    print("selftest: sysbench's report gives TPS, p95 and the slowest transaction", flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="tune-search-selftest-"))
     try:
         selftest_run_length(tmp)

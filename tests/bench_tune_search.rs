@@ -7,7 +7,8 @@
 //! same rows at the same log sequence number without a recovery. The same self-check proves
 //! that a rerun reuses recorded pairs only at their own run length (`--time`), and that
 //! `--phase report` gives a question's pairs from several machines a line for each, and that
-//! the t-interval and the sign test's p-value it prints agree with the statistics tables.
+//! the t-interval and the sign test's p-value it prints agree with the statistics tables,
+//! and that it reads TPS, p95 and the slowest transaction from sysbench's report.
 //!
 //! Needs `python3` and `mariadbd`; skips with a printed reason without them, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
@@ -42,6 +43,10 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     );
     assert!(
         stdout.contains("selftest: the t-interval and the sign test agree with the tables"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("selftest: sysbench's report gives TPS, p95 and the slowest transaction"),
         "{stdout}"
     );
     assert!(stdout.trim_end().ends_with("selftest: ok"), "{stdout}");
