@@ -1110,6 +1110,14 @@ def selftest(args):
         lab.start(base, small + "innodb_log_file_size = 8M\n")
         lab.sql("CREATE DATABASE sbtest; USE sbtest; CREATE TABLE sbtest.t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB; "
                 "INSERT INTO sbtest.t SELECT seq, seq FROM seq_1_to_4000")
+        # What measure() records of a run: Slow_queries counts a statement over long_query_time
+        # with no slow log on (this server has none), so a run of a config without the log
+        # says as much as one with it.
+        slow = lab.sql("SET SESSION long_query_time = 0.1; DO SLEEP(0.3); "
+                       "SHOW SESSION STATUS LIKE 'Slow_queries'").split()
+        if slow != ["Slow_queries", "1"]:
+            die(f"selftest: a 0.3 s statement at long_query_time = 0.1 with the slow log off left {slow}")
+        print("selftest: Slow_queries counts a slow statement with the slow log off", flush=True)
         lab.shutdown()
         (base / "ib_buffer_pool").unlink(missing_ok=True)
         (base / ".sysbench-ab-prepared").touch()

@@ -8,7 +8,8 @@
 //! that a rerun reuses recorded pairs only at their own run length (`--time`), and that
 //! `--phase report` gives a question's pairs from several machines a line for each, and that
 //! the t-interval and the sign test's p-value it prints agree with the statistics tables,
-//! and that it reads TPS, p95 and the slowest transaction from sysbench's report.
+//! and that it reads TPS, p95 and the slowest transaction from sysbench's report, and that
+//! the server's Slow_queries, which the bench records, counts with the slow log off.
 //!
 //! Needs `python3` and `mariadbd`; skips with a printed reason without them, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
@@ -47,6 +48,10 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     );
     assert!(
         stdout.contains("selftest: sysbench's report gives TPS, p95 and the slowest transaction"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("selftest: Slow_queries counts a slow statement with the slow log off"),
         "{stdout}"
     );
     assert!(stdout.trim_end().ends_with("selftest: ok"), "{stdout}");
