@@ -688,3 +688,42 @@ fn error_log_a_killed_server_is_a_crash() {
     let fresh = TestServer::start("").unwrap();
     assert!(finding(&json_of(&check(&fresh, &["--format", "json"])), "MT020").is_none());
 }
+
+/// MT501 on a real server weighs the slow log's cost by the server's own
+/// counters: 7,500 statements as server-side prepared executions
+/// (COM_STMT_EXECUTE, the binary protocol) and 2,500 as text. Questions counts
+/// both kinds, Com_stmt_execute the first, so the message gives about three
+/// quarters; the slow log is off on a throw-away server, so MT501 fires.
+#[test]
+fn mt501_share_of_prepared_statements_from_the_real_counters() {
+    use mysql::prelude::Queryable;
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    let opts = mysql::OptsBuilder::new()
+        .user(Some("root"))
+        .socket(Some(server.socket.to_string_lossy().into_owned()));
+    let mut conn = mysql::Conn::new(opts).expect("connect over the socket");
+    for i in 0..7500u32 {
+        conn.exec_drop("SELECT ?", (i,)).expect("prepared SELECT");
+    }
+    for _ in 0..2500 {
+        conn.query_drop("SELECT 1").expect("text SELECT");
+    }
+    drop(conn);
+    let v = json_of(&check(&server, &["--format", "json"]));
+    let f = finding(&v, "MT501").expect("MT501 fires with the slow log off");
+    let message = f["message"].as_str().unwrap();
+    let share: u32 = message
+        .split("and ")
+        .last()
+        .and_then(|s| s.split('%').next())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no share in: {message}"));
+    assert!(
+        message.contains("of this server's statements were those (Com_stmt_execute / Questions)"),
+        "{message}"
+    );
+    eprintln!("MT501 after 7,500 prepared and 2,500 text statements: {message}");
+    assert!((70..=75).contains(&share), "{share}% in: {message}");
+}

@@ -361,6 +361,40 @@ fn mt501_mt502_slow_log() {
     );
 }
 
+/// MT501 weighs the slow log's cost with the server's own counters: the share
+/// of statements that were server-side prepared executions, the only ones
+/// that pay it; no share without the counter or before 10,000 statements.
+#[test]
+fn mt501_says_how_much_of_the_load_pays_for_the_slow_log() {
+    let with_status = |pairs: &[(&str, &str)]| {
+        let mut f = snapshot(BUSY);
+        for (k, v) in pairs {
+            server(&mut f).status.insert(k.to_string(), v.to_string());
+        }
+        fires(&run(&f), "MT501")
+    };
+    let plain = fires(&evaluate(BUSY), "MT501");
+    assert!(!plain.message.contains("prepared"), "{}", plain.message);
+    let prepared = with_status(&[("com_stmt_execute", "3700000")]);
+    assert!(
+        prepared.message.contains(
+            "its cost falls on server-side prepared statements (about 1 % of their CPU), \
+             and 37% of this server's statements were those"
+        ),
+        "{}",
+        prepared.message
+    );
+    let text = with_status(&[("com_stmt_execute", "0")]);
+    assert!(
+        text.message.contains("and 0% of this server's statements"),
+        "{}",
+        text.message
+    );
+    let young = with_status(&[("com_stmt_execute", "900"), ("questions", "9999")]);
+    assert!(!young.message.contains("prepared"), "{}", young.message);
+    assert_eq!(young.recommended.as_deref(), Some("ON"));
+}
+
 #[test]
 fn mt503_slow_query_share() {
     let f = fires(&evaluate(BUSY), "MT503");
