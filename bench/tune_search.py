@@ -932,11 +932,24 @@ def pairs_table(state, workloads):
              "geo. mean candidate first / second | median TPS (candidate / base) | "
              "median p95 ms (candidate / base) |",
              "|" + "---|" * 15]
-    for (w, _, _, secs), rows in groups.items():
+    for (w, inc, cand, secs), rows in groups.items():
         tag = rows[0]["tag"]
         # pair_ratios runs the candidate first in the pairs at even places of this same order.
         rows = [{**r, "_first": n % 2 == 0} for n, r in enumerate(rows)]
         lines.append(pair_line(f"{w} | {secs} | {tag}", rows))
+        # The same two files asked the other way round ("lean vs strict" after "strict vs
+        # lean"): their pairs, turned over, answer this question too.
+        back = groups.get((w, cand, inc, secs), [])
+        if back:
+            turned = [{**r, "cand_tps": r["inc_tps"], "inc_tps": r["cand_tps"], "cand_p95": r["inc_p95"],
+                       "inc_p95": r["cand_p95"], "_first": n % 2 == 1} for n, r in enumerate(back)]
+            both = rows + turned
+            lines.append(pair_line(f"{w} | {secs} | … with the {len(back)} pairs of {back[0]['tag']}, turned over",
+                                   both))
+            by_host = {}
+            for r in both:
+                by_host.setdefault(r.get("host", "unrecorded"), []).append(r)
+            lines.append(weighted_line(f"{w} | {secs}", "", by_host))
         hosts = {}
         for r in rows:
             hosts.setdefault(r.get("host", "unrecorded"), []).append(r)
@@ -953,7 +966,58 @@ def pairs_table(state, workloads):
                 if len(members) > 1:
                     on = [r for h in members for r in hosts[h]]
                     lines.append(pair_line(f"{w} | {secs} | … on the {len(members)} {kind} machines", on))
-    return lines
+            # The lines above weigh every pair alike, so a machine whose pairs spread 14 % counts
+            # as much per pair as one whose pairs spread 3 %; these weigh each machine by its spread.
+            lines.append(weighted_line(f"{w} | {secs}", "", hosts))
+            for kind, members in kinds.items():
+                lines.append(weighted_line(f"{w} | {secs}", f"{kind} ", {h: hosts[h] for h in members}))
+    return [line for line in lines if line]
+
+
+def pooled_over_machines(per_machine):
+    """The geometric mean of a question's ratios pooled over machines, each machine weighted by
+    how tightly its own pairs agree: a random-effects meta-analysis of the machines' mean log
+    ratios (DerSimonian and Laird's estimate of the spread between machines, tau), with the
+    Hartung-Knapp interval (Student's t on machines - 1 degrees of freedom, its standard error no
+    smaller than DerSimonian and Laird's), which keeps its level with few machines. PER_MACHINE
+    holds each machine's ratios; a machine with fewer than three, or all alike, is left out.
+    Returns (pooled ratio, (low, high), tau as a ratio's log, machines used), or None below two
+    machines."""
+    est = []
+    for rs in per_machine:
+        logs = [math.log(x) for x in rs]
+        if len(logs) >= 3 and statistics.variance(logs) > 0:
+            est.append((statistics.mean(logs), statistics.variance(logs) / len(logs)))
+    k = len(est)
+    if k < 2:
+        return None
+    w = [1 / v for _, v in est]
+    fixed = sum(wi * m for wi, (m, _) in zip(w, est)) / sum(w)
+    q = sum(wi * (m - fixed) ** 2 for wi, (m, _) in zip(w, est))
+    tau2 = max(0.0, (q - (k - 1)) / (sum(w) - sum(wi * wi for wi in w) / sum(w)))
+    ws = [1 / (v + tau2) for _, v in est]
+    mu = sum(wi * m for wi, (m, _) in zip(ws, est)) / sum(ws)
+    se_dl = math.sqrt(1 / sum(ws))
+    se_hk = math.sqrt(sum(wi * (m - mu) ** 2 for wi, (m, _) in zip(ws, est)) / ((k - 1) * sum(ws)))
+    half = t95(k - 1) * max(se_dl, se_hk)
+    return math.exp(mu), (math.exp(mu - half), math.exp(mu + half)), math.sqrt(tau2), k
+
+
+def weighted_line(cols, kind, hosts):
+    """A pairs_table line for a question asked on several machines (HOSTS: machine -> rows, of
+    KIND, "" for any), pooled by pooled_over_machines; "" where fewer than two machines have three
+    pairs."""
+    pooled = pooled_over_machines([[r["cand_tps"] / r["inc_tps"] for r in rows] for rows in hosts.values()])
+    if pooled is None:
+        return ""
+    ratio, (low, high), tau, k = pooled
+    rows = [r for on in hosts.values() for r in on]
+    rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
+    return (f"| {cols} | … the {k} {kind}machines, each weighted by its spread | {len(rs)} | — | — | "
+            f"{min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | — | {ratio:.3f} | {low:.3f}–{high:.3f} | "
+            f"{tau * 100:.1f} % between machines | — | "
+            f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
+            f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
 
 
 # Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom (any statistics table).
@@ -1054,6 +1118,36 @@ def selftest_run_length(tmp):
     if len(kind_lines) != 1 or not kind_lines[0].startswith("| w | 90 | … on the 2 A machines | 2 | 1.000 |"):
         die("selftest: --phase report does not group machines by kind:\n" + "\n".join(lines))
     print("selftest: a question's pairs from machines of one kind get a line together", flush=True)
+    # Pooled over machines by their spread, against figures worked by hand: machine A's logs
+    # 0.1 +- 0.03, B's 0 +- 0.06, three pairs each. Inverse-variance weights 3333.3 and 833.3 put
+    # the fixed mean at 0.08; Q = 6.667 on 1 degree of freedom gives tau^2 = 5.667 / 1333.3 =
+    # 0.00425; weights 1 / 0.00455 and 1 / 0.00545 put the pooled log at 0.0545 (ratio 1.056),
+    # its standard error at 0.0498 both ways, the interval at exp(0.0545 +- 12.706 x 0.0498),
+    # 0.561-1.988.
+    hand = [[math.exp(0.1 + d) for d in (-0.03, 0, 0.03)], [math.exp(d) for d in (-0.06, 0, 0.06)]]
+    ratio, (low, high), tau, k = pooled_over_machines(hand)
+    if (k, round(ratio, 4), round(tau, 4), round(low, 3), round(high, 3)) != (2, 1.056, 0.0652, 0.561, 1.988) \
+            or pooled_over_machines(hand[:1] + [[1.0, 1.0, 1.0]]) is not None:
+        die(f"selftest: the pooled ratio over machines is {ratio}, {low}-{high}, tau {tau} (k {k}), "
+            "not 1.056, 0.561-1.988, tau 0.0652 (k 2)")
+    lines = pairs_table(State(path), ["w"])
+    if any("weighted" in line for line in lines):
+        die("selftest: --phase report pools machines with under three pairs:\n" + "\n".join(lines))
+    # A question asked both ways round: each gets a line with the other's pairs turned over.
+    back = [{**pair, "inc": pair["cand"], "cand": pair["inc"], "tag": "u", "cand_tps": 100.0, "inc_tps": tps,
+             "time": 90} for tps in (125.0, 80.0)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in two[:2] + back))
+    lines = pairs_table(State(path), ["w"])
+    turned = [line for line in lines if "turned over" in line]
+    # t's ratios 0.9 (its candidate first) and 1.0; u's 0.8 (u's candidate, t's base, first) and
+    # 1.25, turned over 1.25 and 0.8 with t's candidate second and first: median 0.95, t's
+    # candidate first 0.9 and 0.8 (0.849), second 1.0 and 1.25 (1.118); u's way round, median 1.056.
+    if len(turned) != 2 or not turned[0].startswith("| w | 90 | … with the 2 pairs of u, turned over | 4 | 0.950 |") \
+            or not turned[1].startswith("| w | 90 | … with the 2 pairs of t, turned over | 4 | 1.056 |") \
+            or "| 0.849 / 1.118 |" not in turned[0]:
+        die("selftest: --phase report does not turn over a question asked the other way round:\n"
+            + "\n".join(lines))
+    print("selftest: pooled over machines by their spread as worked by hand", flush=True)
 
 
 def selftest(args):

@@ -43,6 +43,10 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
         "{stdout}"
     );
     assert!(
+        stdout.contains("selftest: pooled over machines by their spread as worked by hand"),
+        "{stdout}"
+    );
+    assert!(
         stdout.contains("selftest: the t-interval and the sign test agree with the tables"),
         "{stdout}"
     );
