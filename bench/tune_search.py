@@ -949,7 +949,7 @@ def pairs_table(state, workloads):
             by_host = {}
             for r in both:
                 by_host.setdefault(r.get("host", "unrecorded"), []).append(r)
-            lines.append(weighted_line(f"{w} | {secs}", "", by_host))
+            lines.append(weighted_line(f"{w} | {secs}", "", by_host, "both ways round, "))
         hosts = {}
         for r in rows:
             hosts.setdefault(r.get("host", "unrecorded"), []).append(r)
@@ -1003,17 +1003,17 @@ def pooled_over_machines(per_machine):
     return math.exp(mu), (math.exp(mu - half), math.exp(mu + half)), math.sqrt(tau2), k
 
 
-def weighted_line(cols, kind, hosts):
+def weighted_line(cols, kind, hosts, what=""):
     """A pairs_table line for a question asked on several machines (HOSTS: machine -> rows, of
     KIND, "" for any), pooled by pooled_over_machines; "" where fewer than two machines have three
-    pairs."""
+    pairs. WHAT goes before the label ("both ways round, ")."""
     pooled = pooled_over_machines([[r["cand_tps"] / r["inc_tps"] for r in rows] for rows in hosts.values()])
     if pooled is None:
         return ""
     ratio, (low, high), tau, k = pooled
     rows = [r for on in hosts.values() for r in on]
     rs = [r["cand_tps"] / r["inc_tps"] for r in rows]
-    return (f"| {cols} | … the {k} {kind}machines, each weighted by its spread | {len(rs)} | — | — | "
+    return (f"| {cols} | … {what}the {k} {kind}machines, each weighted by its spread | {len(rs)} | — | — | "
             f"{min(rs):.3f}–{max(rs):.3f} | {sum(x > 1 for x in rs)} | — | {ratio:.3f} | {low:.3f}–{high:.3f} | "
             f"{tau * 100:.1f} % between machines | — | "
             f"{median([r['cand_tps'] for r in rows]):.0f} / {median([r['inc_tps'] for r in rows]):.0f} | "
