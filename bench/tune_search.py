@@ -946,13 +946,8 @@ def pairs_table(state, workloads):
             both = rows + turned
             lines.append(pair_line(f"{w} | {secs} | … with the {len(back)} pairs of {back[0]['tag']}, turned over",
                                    both))
-            by_host = {}
-            for r in both:
-                by_host.setdefault(r.get("host", "unrecorded"), []).append(r)
-            lines.append(weighted_line(f"{w} | {secs}", "", by_host, "both ways round, "))
-        hosts = {}
-        for r in rows:
-            hosts.setdefault(r.get("host", "unrecorded"), []).append(r)
+            lines.append(weighted_line(f"{w} | {secs}", "", by_host(both), "both ways round, "))
+        hosts = by_host(rows)
         if len(hosts) > 1:
             for host, on in hosts.items():
                 lines.append(pair_line(f"{w} | {secs} | … on {host}", on))
@@ -972,6 +967,14 @@ def pairs_table(state, workloads):
             for kind, members in kinds.items():
                 lines.append(weighted_line(f"{w} | {secs}", f"{kind} ", {h: hosts[h] for h in members}))
     return [line for line in lines if line]
+
+
+def by_host(rows):
+    """ROWS grouped by the machine that measured them (host_id(); "unrecorded" before it was kept)."""
+    hosts = {}
+    for r in rows:
+        hosts.setdefault(r.get("host", "unrecorded"), []).append(r)
+    return hosts
 
 
 def pooled_over_machines(per_machine):
