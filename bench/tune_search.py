@@ -279,6 +279,10 @@ class Lab:
             cmd += [f"--time={seconds}", "--percentile=95"]
         return cmd + [action]
 
+    def protocol(self):
+        """sysbench's option for how the measured runs send their statements (--ps-mode)."""
+        return [f"--db-ps-mode={self.args.ps_mode}"]
+
     def sysbench(self, workload, action, seconds=None, extra=()):
         return subprocess.run(self.sysbench_cmd(workload, action, seconds, extra), capture_output=True, text=True)
 
@@ -427,6 +431,28 @@ class Lab:
             os.close(fd)
         return round(statistics.median(lat) * 1e6, 1)
 
+    def wait_quiet(self):
+        """With --quiet-steal, hold the run until the host gives this machine its CPUs: keep every
+        CPU busy for 2 s and read the steal over it, and while that is above --quiet-steal, wait
+        15 s and probe again, for at most --quiet-wait seconds. The seconds waited, or None
+        without the option. Which config runs next plays no part, so the wait biases neither."""
+        if self.args.quiet_steal is None:
+            return None
+        spin = "import time\nt = time.time() + 2\nwhile time.time() < t: pass"
+        start = time.time()
+        while True:
+            before = cpu_ticks()
+            spinners = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(os.cpu_count() or 1)]
+            for p in spinners:
+                p.wait()
+            steal = steal_pct(before, cpu_ticks())
+            waited = round(time.time() - start)
+            if steal is None or steal <= self.args.quiet_steal or waited >= self.args.quiet_wait:
+                if steal is not None and steal > self.args.quiet_steal:
+                    log(f"the host still takes {steal} % of the CPUs after {waited} s; running anyway")
+                return waited
+            time.sleep(15)
+
     def prewarm(self, workload):
         """`sysbench prewarm` where the workload asks for it (see WORKLOADS)."""
         if WORKLOADS[workload][3]:
@@ -441,14 +467,17 @@ class Lab:
         tells whether a slow log at 1 s wrote anything during the run or only looked."""
         src = self.variant(workload, settings.get("innodb_log_file_size"))
         run = self.fresh_copy(src)
+        waited = self.wait_quiet()
         self.last_sync_us = self.sync_latency_us()
         self.last_run = {}
         self.start(run, render(settings))
         try:
             self.prewarm(workload)
             if self.args.warmup:
-                self.sysbench(workload, "run", self.args.warmup)
-            r = self.sysbench(workload, "run", self.args.time)
+                self.sysbench(workload, "run", self.args.warmup, self.protocol())
+            before = cpu_ticks()
+            r = self.sysbench(workload, "run", self.args.time, self.protocol())
+            steal = steal_pct(before, cpu_ticks())
             slow = self.sql("SHOW GLOBAL STATUS LIKE 'Slow_queries'").split()
         finally:
             self.kill()
@@ -457,7 +486,8 @@ class Lab:
         if r.returncode != 0 or not figures:
             die("sysbench run failed:\n" + r.stdout[-1500:] + r.stderr[-1500:])
         tps, p95, max_ms = figures
-        self.last_run = {"max_ms": max_ms, "slow_queries": int(slow[1]) if len(slow) == 2 else None}
+        self.last_run = {"max_ms": max_ms, "slow_queries": int(slow[1]) if len(slow) == 2 else None,
+                         "steal_pct": steal, **({"quiet_wait_s": waited} if waited is not None else {})}
         return tps, p95, self.last_sync_us
 
     def interleave(self, workload, settings, names, a, b, seconds, slice_s, skip_s):
@@ -535,6 +565,25 @@ def sysbench_figures(out):
     if not tps or not p95 or not top:
         return None
     return float(tps.group(1)), float(p95.group(1)), float(top.group(1))
+
+
+def cpu_ticks():
+    """The machine's CPU time so far, by kind (the "cpu" line of /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def steal_pct(before, after):
+    """The share of the CPU time between two cpu_ticks() readings that the hypervisor gave to
+    other guests (steal, the eighth field), in percent; None where unknown. A run of a
+    virtual machine whose host is busy loses that share of its CPUs."""
+    if not before or not after or len(before) < 8 or len(after) < 8:
+        return None
+    d = [b - a for a, b in zip(before, after)]
+    return round(100 * d[7] / sum(d), 1) if sum(d) > 0 else None
 
 
 def quote(v):
@@ -690,7 +739,10 @@ class TimeCap(Exception):
 def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
     """Run cand and inc alternately until `pairs` pairs of this comparison exist; ratios cand/inc.
     Pairs already recorded are reused; a new one past `deadline` raises TimeCap."""
-    done = state.find(kind="pair", workload=workload, inc=key_of(inc), cand=key_of(cand), time=lab.args.time)
+    # Rows written before the bench had --ps-mode ran sysbench's default, prepared statements.
+    protocol = getattr(lab.args, "ps_mode", "auto")
+    done = [r for r in state.find(kind="pair", workload=workload, inc=key_of(inc), cand=key_of(cand),
+                                  time=lab.args.time) if r.get("ps_mode", "auto") == protocol]
     while len(done) < pairs:
         if deadline is not None and time.time() > deadline:
             raise TimeCap(tag)
@@ -703,12 +755,14 @@ def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
             c, c_run = lab.measure(workload, cand), lab.last_run
         row = {"kind": "pair", "workload": workload, "inc": key_of(inc), "cand": key_of(cand), "tag": tag,
                "cand_tps": c[0], "cand_p95": c[1], "inc_tps": i[0], "inc_p95": i[1], "cand_sync_us": c[2],
-               "inc_sync_us": i[2], "time": lab.args.time, "at": time.time(), "host": host_id()}
+               "inc_sync_us": i[2], "time": lab.args.time, "ps_mode": protocol, "at": time.time(),
+               "host": host_id()}
         row.update({f"cand_{k}": v for k, v in c_run.items()})
         row.update({f"inc_{k}": v for k, v in i_run.items()})
         state.add(row)
         done.append(row)
-        log(f"{workload} {tag}: {c[0]:.0f} vs {i[0]:.0f} (ratio {c[0] / i[0]:.3f})")
+        log(f"{workload} {tag}: {c[0]:.0f} vs {i[0]:.0f} (ratio {c[0] / i[0]:.3f}; steal "
+            f"{c_run.get('steal_pct')} / {i_run.get('steal_pct')} %)")
     return [r["cand_tps"] / r["inc_tps"] for r in done[:pairs]]
 
 
@@ -836,6 +890,8 @@ def ab(lab, state, configs, args):
                 else:
                     cand.pop(name.strip(), None)
             tag = f"{args.base} with {', '.join(args.change) or 'no change'}"
+        if args.ps_mode == "disable":
+            tag += " (text protocol)"
         r = pair_ratios(lab, state, w, base, cand, args.pairs, tag)
         ci = median_ci(r)
         ci_text = f"{ci[0]:.3f}-{ci[1]:.3f}" if ci else "n/a"
@@ -870,7 +926,7 @@ def report(state, configs, args):
 
             lines.append(f"| {w} | {name} | {len(t)} | {median(t):.0f} | {min(t):.0f}–{max(t):.0f} | "
                          f"{median(p):.2f} | {ratio_to('best')} | " + " | ".join(ratio_to(a) for a in anchors) + " |")
-    lines += ["", *pairs_table(state, args.workloads)]
+    lines += ["", *pairs_table(state, args.workloads, args.max_steal)]
     text = "\n".join(lines)
     Path(args.out, "table.md").write_text(text + "\n")
     print(text)
@@ -917,29 +973,35 @@ def pair_line(cols, rows):
             + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
 
 
-def pairs_table(state, workloads):
+def pairs_table(state, workloads, max_steal=None):
     """Every question asked in pairs (--phase ab and the search's candidates), one line each:
     the ratios' median with its 95% interval, range, and the two sides' median TPS and p95.
-    Pairs are grouped by the settings compared and the run length, as pair_ratios reuses them,
+    Pairs are grouped by the settings compared, the run length and the protocol (--ps-mode), as
+    pair_ratios reuses them,
     not by the tag: a state file kept across mytune versions holds "strict vs ..." pairs of
-    different files."""
+    different files. With max_steal, a pair either of whose runs lost more than that share of
+    the CPU to other guests (steal, recorded since the nineteenth run) is left out; rows that
+    did not record it stay in."""
     groups = {}
     for r in state.rows:
+        if max_steal is not None and any((r.get(f"{side}_steal_pct") or 0) > max_steal for side in ("cand", "inc")):
+            continue
         if r.get("kind") == "pair" and r["workload"] in workloads:
-            groups.setdefault((r["workload"], r["inc"], r["cand"], r["time"]), []).append(r)
+            groups.setdefault((r["workload"], r["inc"], r["cand"], r["time"], r.get("ps_mode", "auto")),
+                              []).append(r)
     lines = ["| workload | run s | candidate vs base | pairs | median ratio | 95% interval of the median | range | "
              "pairs above 1 | sign test p | geo. mean | 95% t-interval of the geo. mean | sd of log ratio | "
              "geo. mean candidate first / second | median TPS (candidate / base) | "
              "median p95 ms (candidate / base) |",
              "|" + "---|" * 15]
-    for (w, inc, cand, secs), rows in groups.items():
+    for (w, inc, cand, secs, protocol), rows in groups.items():
         tag = rows[0]["tag"]
         # pair_ratios runs the candidate first in the pairs at even places of this same order.
         rows = [{**r, "_first": n % 2 == 0} for n, r in enumerate(rows)]
         lines.append(pair_line(f"{w} | {secs} | {tag}", rows))
         # The same two files asked the other way round ("lean vs strict" after "strict vs
         # lean"): their pairs, turned over, answer this question too.
-        back = groups.get((w, cand, inc, secs), [])
+        back = groups.get((w, cand, inc, secs, protocol), [])
         if back:
             turned = [{**r, "cand_tps": r["inc_tps"], "inc_tps": r["cand_tps"], "cand_p95": r["inc_p95"],
                        "inc_p95": r["cand_p95"], "_first": n % 2 == 1} for n, r in enumerate(back)]
@@ -1083,8 +1145,8 @@ def selftest_run_length(tmp):
     state = State(path)
 
     class NoLab:
-        def __init__(self, secs):
-            self.args = argparse.Namespace(time=secs)
+        def __init__(self, secs, ps_mode="auto"):
+            self.args = argparse.Namespace(time=secs, ps_mode=ps_mode)
 
         def measure(self, workload, settings):
             raise Remeasure
@@ -1100,6 +1162,32 @@ def selftest_run_length(tmp):
     if len(lines) != 4 or "| w | 30 |" not in lines[2] or "| w | 90 |" not in lines[3]:
         die("selftest: --phase report does not keep 30 s and 90 s pairs apart:\n" + "\n".join(lines))
     print("selftest: pairs are reused only at their own run length", flush=True)
+    # A pair with the text protocol answers only --ps-mode disable, and the older rows (no
+    # "ps_mode", sysbench's default) only auto; the report keeps them on lines of their own.
+    with path.open("a") as f:
+        f.write(json.dumps({**pair, "cand_tps": 105.0, "inc_tps": 100.0, "time": 90, "ps_mode": "disable",
+                            "tag": "t (text protocol)"}) + "\n")
+    state = State(path)
+    for mode, want in (("auto", 0.9), ("disable", 1.05)):
+        got = pair_ratios(NoLab(90, mode), state, "w", inc, cand, 1, "t")
+        if got != [want]:
+            die(f"selftest: with --ps-mode {mode} the reused pairs are {got}, not {[want]}")
+    lines = pairs_table(state, ["w"])
+    if len(lines) != 5 or "| w | 90 | t (text protocol) | 1 | 1.050 |" not in lines[4]:
+        die("selftest: --phase report does not keep the text protocol's pairs apart:\n" + "\n".join(lines))
+    print("selftest: pairs are reused only with their own protocol", flush=True)
+    # The run's CPU steal from two /proc/stat readings: 30 of 1000 ticks is 3.0 %; a pair whose
+    # run lost more than --max-steal is left out of the report, one that did not record it kept.
+    if steal_pct([100, 0, 50, 800, 10, 0, 5, 20], [600, 0, 150, 1150, 20, 0, 15, 50]) != 3.0 \
+            or steal_pct(None, [1] * 8) is not None:
+        die("selftest: the CPU steal between two /proc/stat readings is not 3.0 %")
+    with path.open("a") as f:
+        f.write(json.dumps({**pair, "cand_tps": 50.0, "inc_tps": 100.0, "time": 90, "cand_steal_pct": 40.0,
+                            "inc_steal_pct": 2.0}) + "\n")
+    kept = [line for line in pairs_table(State(path), ["w"], 5.0) if line.startswith("| w | 90 | t |")]
+    if len(kept) != 1 or not kept[0].startswith("| w | 90 | t | 1 | 0.900 |"):
+        die("selftest: --max-steal does not leave out a pair whose run lost 40 % to steal:\n" + "\n".join(kept))
+    print("selftest: a run records the CPU its host took, and the report can leave such pairs out", flush=True)
     # Rows of one question from two machines: a line for all, then one per machine, and a
     # machine's "first" half keeps the question's order (rows 0 and 2 ran the candidate first).
     two = [{**pair, "cand_tps": tps, "inc_tps": 100.0, "time": 90, **({"host": h} if h else {})}
@@ -1268,6 +1356,18 @@ def main():
     ap.add_argument("--settle", type=float, default=5,
                     help="seconds of rest after a run's copy, before its server starts [5]")
     ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--max-steal", type=float, default=None,
+                    help="report: leave out the pairs either of whose runs lost more than this share of the "
+                         "CPU (percent) to other guests of the host (steal) [keep every pair]")
+    ap.add_argument("--quiet-steal", type=float, default=None,
+                    help="before each run, wait until the host takes at most this share of the CPUs "
+                         "(percent of a 2 s probe that keeps every CPU busy) [no wait]")
+    ap.add_argument("--quiet-wait", type=float, default=600,
+                    help="with --quiet-steal, the longest wait before a run, in seconds [600]")
+    ap.add_argument("--ps-mode", choices=["auto", "disable"], default="auto",
+                    help="how sysbench sends the measured runs' statements: auto, server-side prepared "
+                         "statements (sysbench's default), or disable, as text, as most client libraries do "
+                         "by default; only --phase ab and report [auto]")
     ap.add_argument("--pairs", type=int, default=3, help="first pairs per candidate [3]")
     ap.add_argument("--confirm-pairs", type=int, default=8, help="pairs before a candidate is kept [8]")
     ap.add_argument("--screen", type=float, default=1.01,
@@ -1303,6 +1403,8 @@ def main():
     if args.phase == "selftest":
         selftest(args)
         return
+    if args.ps_mode != "auto" and args.phase not in ("ab", "report"):
+        die("--ps-mode disable is for --phase ab (the search and the table measure sysbench's default)")
     if not args.mytune:
         die("--mytune BINARY is required")
     Path(args.out).mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,16 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
         "{stdout}"
     );
     assert!(
+        stdout.contains("selftest: pairs are reused only with their own protocol"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "selftest: a run records the CPU its host took, and the report can leave such pairs out"
+        ),
+        "{stdout}"
+    );
+    assert!(
         stdout.contains("selftest: a question's pairs from several machines get a line for each"),
         "{stdout}"
     );
