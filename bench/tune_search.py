@@ -32,6 +32,8 @@ reuses them, so a search stopped by its time cap continues where it stopped.
 """
 
 import argparse
+import contextlib
+import io
 import json
 import math
 import mmap
@@ -909,7 +911,7 @@ def report(state, configs, args):
     for w in args.workloads:
         cfgs = for_workload(configs, w)
         rows = [r for r in state.rows if r.get("kind") == "table" and r["workload"] == w
-                and r["time"] == args.time]
+                and r["time"] == args.time and not stolen(r.get("steal_pct"), args.max_steal)]
         # A run belongs to every config with the same settings (strict may equal best).
         by = {n: {r["round"]: r for r in rows if r["key"] == key_of(s)} for n, s in cfgs.items()}
         for name in cfgs:
@@ -973,6 +975,13 @@ def pair_line(cols, rows):
             + f"{median([r['cand_p95'] for r in rows]):.2f} / {median([r['inc_p95'] for r in rows]):.2f} |")
 
 
+def stolen(steal, max_steal):
+    """Did a run lose more than MAX_STEAL percent of the CPU to other guests of the host? A run
+    that did not record its steal (before the nineteenth run) counts as not; so does every run
+    without --max-steal."""
+    return max_steal is not None and steal is not None and steal > max_steal
+
+
 def pairs_table(state, workloads, max_steal=None):
     """Every question asked in pairs (--phase ab and the search's candidates), one line each:
     the ratios' median with its 95% interval, range, and the two sides' median TPS and p95.
@@ -984,7 +993,7 @@ def pairs_table(state, workloads, max_steal=None):
     did not record it stay in."""
     groups = {}
     for r in state.rows:
-        if max_steal is not None and any((r.get(f"{side}_steal_pct") or 0) > max_steal for side in ("cand", "inc")):
+        if any(stolen(r.get(f"{side}_steal_pct"), max_steal) for side in ("cand", "inc")):
             continue
         if r.get("kind") == "pair" and r["workload"] in workloads:
             groups.setdefault((r["workload"], r["inc"], r["cand"], r["time"], r.get("ps_mode", "auto")),
@@ -1187,7 +1196,20 @@ def selftest_run_length(tmp):
     kept = [line for line in pairs_table(State(path), ["w"], 5.0) if line.startswith("| w | 90 | t |")]
     if len(kept) != 1 or not kept[0].startswith("| w | 90 | t | 1 | 0.900 |"):
         die("selftest: --max-steal does not leave out a pair whose run lost 40 % to steal:\n" + "\n".join(kept))
-    print("selftest: a run records the CPU its host took, and the report can leave such pairs out", flush=True)
+    # The table's runs too: of two rounds of strict, the one that lost 40 % is left out.
+    runs = [{"kind": "table", "workload": "w", "round": n, "config": "strict", "key": key_of({"a": "1"}),
+             "tps": tps, "p95": 5.0, "time": 90, "steal_pct": st} for n, (tps, st) in enumerate(((100.0, 0.5),
+                                                                                                 (50.0, 40.0)))]
+    path.write_text("".join(json.dumps(r) + "\n" for r in runs))
+    for max_steal, want in ((None, "| w | strict | 2 | 75 | 50–100 |"), (5.0, "| w | strict | 1 | 100 | 100–100 |")):
+        with contextlib.redirect_stdout(io.StringIO()):
+            report(State(path), {"strict": {"a": "1"}},
+                   argparse.Namespace(workloads=["w"], time=90, out=str(path.parent), max_steal=max_steal))
+        got = [line for line in Path(path.parent, "table.md").read_text().splitlines() if line.startswith("| w |")]
+        if len(got) != 1 or not got[0].startswith(want):
+            die(f"selftest: with --max-steal {max_steal} the table's strict line is {got}, not {want}…")
+    print("selftest: a run records the CPU its host took, and the report can leave such runs and pairs out",
+          flush=True)
     # Rows of one question from two machines: a line for all, then one per machine, and a
     # machine's "first" half keeps the question's order (rows 0 and 2 ran the candidate first).
     two = [{**pair, "cand_tps": tps, "inc_tps": 100.0, "time": 90, **({"host": h} if h else {})}
@@ -1357,8 +1379,8 @@ def main():
                     help="seconds of rest after a run's copy, before its server starts [5]")
     ap.add_argument("--threads", type=int, default=8)
     ap.add_argument("--max-steal", type=float, default=None,
-                    help="report: leave out the pairs either of whose runs lost more than this share of the "
-                         "CPU (percent) to other guests of the host (steal) [keep every pair]")
+                    help="report: leave out the table's runs and the pairs either of whose runs lost more than "
+                         "this share of the CPU (percent) to other guests of the host (steal) [keep every run]")
     ap.add_argument("--quiet-steal", type=float, default=None,
                     help="before each run, wait until the host takes at most this share of the CPUs "
                          "(percent of a 2 s probe that keeps every CPU busy) [no wait]")
