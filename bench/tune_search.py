@@ -870,6 +870,20 @@ def table(lab, state, configs, args):
     report(state, configs, args)
 
 
+def with_changes(settings, changes, flag):
+    """The settings with each NAME=VALUE of `changes` set, and each NAME= removed."""
+    out = dict(settings)
+    for c in changes:
+        name, eq, value = c.partition("=")
+        if not eq:
+            die(f"ab: {flag} {c}: NAME=VALUE, or NAME= to remove it")
+        if value:
+            out[name.strip()] = value.strip()
+        else:
+            out.pop(name.strip(), None)
+    return out
+
+
 def ab(lab, state, configs, args):
     """One question, asked on every workload of --workloads: the candidate (the base with
     --change applied, or the --vs config) against the base, alternately, --pairs pairs."""
@@ -878,20 +892,14 @@ def ab(lab, state, configs, args):
         if args.base not in cfgs or (args.vs and args.vs not in cfgs):
             die(f"ab: no config {args.base if args.base not in cfgs else args.vs} for {w}; "
                 f"there are {', '.join(cfgs)}")
-        base = cfgs[args.base]
+        base, base_tag = with_changes(cfgs[args.base], args.base_change, "--base-change"), args.base
+        if args.base_change:
+            base_tag += f" with {', '.join(args.base_change)}"
         if args.vs:
-            cand, tag = cfgs[args.vs], f"{args.vs} vs {args.base}"
+            cand, tag = cfgs[args.vs], f"{args.vs} vs {base_tag}"
         else:
-            cand = dict(base)
-            for c in args.change:
-                name, eq, value = c.partition("=")
-                if not eq:
-                    die(f"ab: --change {c}: NAME=VALUE, or NAME= to remove it")
-                if value:
-                    cand[name.strip()] = value.strip()
-                else:
-                    cand.pop(name.strip(), None)
-            tag = f"{args.base} with {', '.join(args.change) or 'no change'}"
+            cand = with_changes(base, args.change, "--change")
+            tag = f"{base_tag} with {', '.join(args.change) or 'no change'}"
         if args.ps_mode == "disable":
             tag += " (text protocol)"
         r = pair_ratios(lab, state, w, base, cand, args.pairs, tag)
@@ -1263,6 +1271,34 @@ def selftest_run_length(tmp):
     print("selftest: pooled over machines by their spread as worked by hand", flush=True)
 
 
+def selftest_base_change(tmp):
+    """--base-change makes the base itself: --vs's config runs against the base with the
+    change, and the pairs' tag names it, so that a question asked with the observability held
+    equal stays apart from the one without."""
+    seen = []
+
+    class RecordingLab:
+        args = argparse.Namespace(time=30, ps_mode="auto")
+        last_run = {}
+
+        def measure(self, workload, settings):
+            seen.append(dict(settings))
+            return 100.0, 1.0, 0
+
+    configs = {"anchor:x": {"innodb_buffer_pool_size": "1G"},
+               "strict": {"innodb_buffer_pool_size": "2G", "slow_query_log": "ON"}}
+    args = argparse.Namespace(workloads=["w"], base="anchor:x", vs="strict", change=[], pairs=1, ps_mode="auto",
+                              base_change=["slow_query_log=ON", "long_query_time=1"])
+    state = State(tmp / "base-change.jsonl")
+    with contextlib.redirect_stdout(io.StringIO()):
+        ab(RecordingLab(), state, configs, args)
+    want = {"innodb_buffer_pool_size": "1G", "slow_query_log": "ON", "long_query_time": "1"}
+    tag = state.rows[-1]["tag"] if state.rows else None
+    if seen != [configs["strict"], want] or tag != "strict vs anchor:x with slow_query_log=ON, long_query_time=1":
+        die(f"selftest: --base-change measured {seen} as {tag!r}")
+    print("selftest: --base-change changes the base a candidate runs against, and its pairs say so", flush=True)
+
+
 def selftest(args):
     """What every figure stands on, checked on a small data set against the real mariadbd: a
     run starts on the clean data set whatever the run before it wrote into the shared live
@@ -1303,6 +1339,7 @@ def selftest(args):
     tmp = Path(tempfile.mkdtemp(prefix="tune-search-selftest-"))
     try:
         selftest_run_length(tmp)
+        selftest_base_change(tmp)
         args.cache, args.work = str(tmp / "cache"), str(tmp / "work")
         args.settle, args.rest, args.drop_caches, args.redo = 0, 0, False, "written"
         args.min_free_gib = 0  # a few megabytes in a temporary directory
@@ -1368,6 +1405,10 @@ def main():
     ap.add_argument("--change", action="append", default=[],
                     help="ab: NAME=VALUE set (or NAME= removed) in the base to make the candidate (repeatable)")
     ap.add_argument("--vs", default=None, help="ab: a named config as the candidate instead of --change")
+    ap.add_argument("--base-change", action="append", default=[],
+                    help="ab: NAME=VALUE set (or NAME= removed) in the base itself, before the candidate is "
+                         "made from it (repeatable): an anchor with the default profile's slow log, say, "
+                         "asks the tuning with the observability held equal")
     ap.add_argument("--interleave-s", type=int, default=190, help="seconds of one interleaved run [190]")
     ap.add_argument("--slice-s", type=int, default=10, help="seconds per value in an interleaved run [10]")
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated, of: " + ", ".join(WORKLOADS))

@@ -44,6 +44,12 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     );
     assert!(
         stdout.contains(
+            "selftest: --base-change changes the base a candidate runs against, and its pairs say so"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
             "selftest: a run records the CPU its host took, and the report can leave such runs and pairs out"
         ),
         "{stdout}"
