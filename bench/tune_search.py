@@ -886,7 +886,8 @@ def with_changes(settings, changes, flag):
 
 def ab(lab, state, configs, args):
     """One question, asked on every workload of --workloads: the candidate (the base with
-    --change applied, or the --vs config) against the base, alternately, --pairs pairs."""
+    --change applied, or the --vs config) against the base (with --base-change applied),
+    alternately, --pairs pairs."""
     for w in args.workloads:
         cfgs = for_workload(configs, w)
         if args.base not in cfgs or (args.vs and args.vs not in cfgs):
@@ -1468,6 +1469,8 @@ def main():
         return
     if args.ps_mode != "auto" and args.phase not in ("ab", "report"):
         die("--ps-mode disable is for --phase ab (the search and the table measure sysbench's default)")
+    if (args.base_change or args.change or args.vs) and args.phase != "ab":
+        die("--change, --base-change and --vs are for --phase ab (one question in pairs)")
     if not args.mytune:
         die("--mytune BINARY is required")
     Path(args.out).mkdir(parents=True, exist_ok=True)
