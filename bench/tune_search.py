@@ -437,7 +437,8 @@ class Lab:
         """With --quiet-steal, hold the run until the host gives this machine its CPUs: keep every
         CPU busy for 2 s and read the steal over it, and while that is above --quiet-steal, wait
         15 s and probe again, for at most --quiet-wait seconds. The seconds the gate took (its
-        first 2 s probe included: 2 where it did not wait), or None without the option. Which config runs next plays no part, so the wait biases neither."""
+        first 2 s probe included: 2 where it did not wait), or None without the option. Which
+        config runs next plays no part, so the wait biases neither."""
         if self.args.quiet_steal is None:
             return None
         spin = "import time\nt = time.time() + 2\nwhile time.time() < t: pass"
