@@ -50,6 +50,12 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     );
     assert!(
         stdout.contains(
+            "selftest: a question's first pair runs after one unrecorded run when its copies were just written"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
             "selftest: a run records the CPU its host took, and the report can leave such runs and pairs out"
         ),
         "{stdout}"
