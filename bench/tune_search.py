@@ -1559,6 +1559,10 @@ def main():
     start = parse_cnf(Path(args.search_from).read_text()) if args.search_from else configs["strict"]
     for w in args.workloads:
         rows = state.find(kind="mysqltuner", workload=w)
+        if not rows and args.phase == "report":
+            # The report measures nothing: without recorded advice the table has no row for it.
+            log(f"no MySQLTuner advice recorded for {w} in {args.out}; the report leaves it out")
+            continue
         if not rows:
             rep = lab.mysqltuner_advice(w)
             Path(args.out, f"mysqltuner-{w}.txt").write_text(rep)

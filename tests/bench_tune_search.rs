@@ -9,7 +9,9 @@
 //! `--phase report` gives a question's pairs from several machines a line for each, and that
 //! the t-interval and the sign test's p-value it prints agree with the statistics tables,
 //! and that it reads TPS, p95 and the slowest transaction from sysbench's report, and that
-//! the server's Slow_queries, which the bench records, counts with the slow log off.
+//! the server's Slow_queries, which the bench records, counts with the slow log off. A second
+//! test proves that `--phase report` measures nothing: without recorded MySQLTuner advice it
+//! leaves that row out instead of starting a server to get it.
 //!
 //! Needs `python3` and `mariadbd`; skips with a printed reason without them, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
@@ -81,4 +83,37 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
         "{stdout}"
     );
     assert!(stdout.trim_end().ends_with("selftest: ok"), "{stdout}");
+}
+
+#[test]
+fn the_report_measures_nothing_where_no_advice_was_recorded() {
+    let Some(python) = mariadb::find_program("python3", &["/usr/bin/python3"]) else {
+        return mariadb::skip_or_panic("python3 not found").unwrap_or(());
+    };
+    if mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd"]).is_none() {
+        return mariadb::skip_or_panic("mariadbd not found (install mariadb-server)").unwrap_or(());
+    }
+    // An empty --out: before, the report ran MySQLTuner's workload on a throw-away server to
+    // get the advice it had not recorded.
+    let out = tempfile::tempdir().expect("a temporary directory");
+    let stdout = mariadb::run_bench_script(
+        &python,
+        "tune_search.py",
+        [
+            "--phase".as_ref(),
+            "report".as_ref(),
+            "--workloads".as_ref(),
+            "small-special".as_ref(),
+            "--out".as_ref(),
+            out.path().as_os_str(),
+            "--mytune".as_ref(),
+            env!("CARGO_BIN_EXE_mytune").as_ref(),
+        ] as [&std::ffi::OsStr; 8],
+    );
+    assert!(stdout.contains("| workload | config | runs |"), "{stdout}");
+    assert!(out.path().join("table.md").exists());
+    assert!(
+        !out.path().join("mysqltuner-small-special.txt").exists(),
+        "the report ran MySQLTuner's workload"
+    );
 }
