@@ -19,14 +19,23 @@
 #[path = "support/mariadb.rs"]
 mod mariadb;
 
-#[test]
-fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
+/// python3, when it and mariadbd are both installed; otherwise None after skipping visibly
+/// (or failing under `MYTUNE_REQUIRE_LIVE=1`).
+fn python_beside_mariadbd() -> Option<std::path::PathBuf> {
     let Some(python) = mariadb::find_program("python3", &["/usr/bin/python3"]) else {
-        return mariadb::skip_or_panic("python3 not found").unwrap_or(());
+        return mariadb::skip_or_panic("python3 not found");
     };
     if mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd"]).is_none() {
-        return mariadb::skip_or_panic("mariadbd not found (install mariadb-server)").unwrap_or(());
+        return mariadb::skip_or_panic("mariadbd not found (install mariadb-server)");
     }
+    Some(python)
+}
+
+#[test]
+fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
+    let Some(python) = python_beside_mariadbd() else {
+        return;
+    };
     let stdout = mariadb::run_bench_script(&python, "tune_search.py", ["--phase", "selftest"]);
     for size in ["8M", "16M"] {
         assert!(
@@ -87,12 +96,9 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
 
 #[test]
 fn the_report_measures_nothing_where_no_advice_was_recorded() {
-    let Some(python) = mariadb::find_program("python3", &["/usr/bin/python3"]) else {
-        return mariadb::skip_or_panic("python3 not found").unwrap_or(());
+    let Some(python) = python_beside_mariadbd() else {
+        return;
     };
-    if mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd"]).is_none() {
-        return mariadb::skip_or_panic("mariadbd not found (install mariadb-server)").unwrap_or(());
-    }
     // An empty --out: before, the report ran MySQLTuner's workload on a throw-away server to
     // get the advice it had not recorded.
     let out = tempfile::tempdir().expect("a temporary directory");
