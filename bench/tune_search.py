@@ -768,6 +768,9 @@ def pair_ratios(lab, state, workload, inc, cand, pairs, tag, deadline=None):
     done = [r for r in state.find(kind="pair", workload=workload, inc=key_of(inc), cand=key_of(cand),
                                   time=lab.args.time) if r.get("ps_mode", "auto") == protocol]
     if len(done) < pairs:
+        # Not past the cap: ready() may write copies and throw a whole run away.
+        if deadline is not None and time.time() > deadline:
+            raise TimeCap(tag)
         lab.ready(workload, [cand, inc])
     while len(done) < pairs:
         if deadline is not None and time.time() > deadline:
