@@ -74,7 +74,7 @@ KNOBS = [
 # Lab.interleave): here a restart to restart spread of about 10 % would hide the few
 # percent they move.
 DYNAMIC = [
-    ("slow_query_log", ["OFF"]),  # the observability trade, which the profile decides
+    ("slow_query_log", ["ON"]),  # the observability trade, which the profile decides
     # The rest are in KNOBS too, where restarted pairs measure them.
     ("innodb_io_capacity innodb_io_capacity_max", ["2000 4000"]),
     ("innodb_flush_neighbors", ["0"]),

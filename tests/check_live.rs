@@ -690,12 +690,14 @@ fn error_log_a_killed_server_is_a_crash() {
 }
 
 /// MT501 on a real server weighs the slow log's cost by the server's own
-/// counters: 7,500 statements as server-side prepared executions
-/// (COM_STMT_EXECUTE, the binary protocol) and 2,500 as text. Questions counts
-/// both kinds, Com_stmt_execute the first, so the message gives about three
-/// quarters; the slow log is off on a throw-away server, so MT501 fires.
+/// counters. Questions counts both kinds of statement, Com_stmt_execute the
+/// server-side prepared executions (COM_STMT_EXECUTE, the binary protocol),
+/// the only ones the log charges. After 2,000 prepared and 8,000 text
+/// statements (about a fifth) the default profile asks for the log; after
+/// 30,000 more prepared ones (about four fifths) it leaves the log off, and
+/// observability full still asks, giving the share.
 #[test]
-fn mt501_share_of_prepared_statements_from_the_real_counters() {
+fn mt501_asks_for_the_slow_log_by_the_real_share_of_prepared_statements() {
     use mysql::prelude::Queryable;
     let Some(server) = TestServer::start("") else {
         return;
@@ -704,26 +706,45 @@ fn mt501_share_of_prepared_statements_from_the_real_counters() {
         .user(Some("root"))
         .socket(Some(server.socket.to_string_lossy().into_owned()));
     let mut conn = mysql::Conn::new(opts).expect("connect over the socket");
-    for i in 0..7500u32 {
+    let share_in = |message: &str| -> u32 {
+        assert!(
+            message
+                .contains("of this server's statements were those (Com_stmt_execute / Questions)"),
+            "{message}"
+        );
+        message
+            .split("and ")
+            .last()
+            .and_then(|s| s.split('%').next())
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no share in: {message}"))
+    };
+    for i in 0..2000u32 {
         conn.exec_drop("SELECT ?", (i,)).expect("prepared SELECT");
     }
-    for _ in 0..2500 {
+    for _ in 0..8000 {
         conn.query_drop("SELECT 1").expect("text SELECT");
+    }
+    let v = json_of(&check(&server, &["--format", "json"]));
+    let f = finding(&v, "MT501").expect("the default profile asks for the log at a fifth");
+    let message = f["message"].as_str().unwrap();
+    eprintln!("MT501 after 2,000 prepared and 8,000 text statements: {message}");
+    assert!((18..=21).contains(&share_in(message)), "{message}");
+    for i in 0..30000u32 {
+        conn.exec_drop("SELECT ?", (i,)).expect("prepared SELECT");
     }
     drop(conn);
     let v = json_of(&check(&server, &["--format", "json"]));
-    let f = finding(&v, "MT501").expect("MT501 fires with the slow log off");
-    let message = f["message"].as_str().unwrap();
-    let share: u32 = message
-        .split("and ")
-        .last()
-        .and_then(|s| s.split('%').next())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no share in: {message}"));
     assert!(
-        message.contains("of this server's statements were those (Com_stmt_execute / Questions)"),
-        "{message}"
+        finding(&v, "MT501").is_none(),
+        "the default profile leaves the log off at four fifths: {v}"
     );
-    eprintln!("MT501 after 7,500 prepared and 2,500 text statements: {message}");
-    assert!((70..=75).contains(&share), "{share}% in: {message}");
+    let v = json_of(&check(
+        &server,
+        &["--format", "json", "--observability", "full"],
+    ));
+    let f = finding(&v, "MT501").expect("observability full asks for the log");
+    let message = f["message"].as_str().unwrap();
+    eprintln!("MT501 under full after 32,000 prepared and 8,000 text statements: {message}");
+    assert!((76..=81).contains(&share_in(message)), "{message}");
 }

@@ -28,9 +28,10 @@ pub struct ProfileArgs {
             .map(|s| s.parse::<Durability>().expect("a listed durability"))
     )]
     pub durability: Option<Durability>,
-    /// standard: a slow query log at 1 s, the Performance Schema as the
-    /// server ships it; full: the Performance Schema on as well; lean: neither,
-    /// for the throughput they cost [default: standard].
+    /// standard: the slow query log and the Performance Schema as the server
+    /// ships them (a slow log only where few statements are server-side
+    /// prepared, the ones it costs); full: both on; lean: neither, for the
+    /// throughput they cost [default: standard].
     #[arg(
         long,
         ignore_case = true,

@@ -15,7 +15,7 @@
 //! connections = 2000
 //! durability = "strict"      # or "relaxed"
 //! workload = "oltp"          # oltp, olap, mixed
-//! observability = "standard" # slow log on; "full": + Performance Schema; "lean": neither
+//! observability = "standard" # as the server ships them; "full": slow log + Performance Schema; "lean": neither
 //! share = 1.0                # share of the host the server may use
 //! ignore = ["MT006"]         # codes ignored everywhere
 //!

@@ -129,7 +129,7 @@ Recommendations are produced only by rules that fire.
     and `server.host_cache_blocked`: `SUM_CONNECT_ERRORS` and `COUNT_HOST_BLOCKED_ERRORS` of
     `performance_schema.host_cache` summed over its hosts (missing when performance_schema is off);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
-    `profile.observability` (`standard`: the slow log kept, the Performance Schema as the server ships it; `full`: the Performance Schema on as well; `lean`: neither),
+    `profile.observability` (`standard`: the slow log and the Performance Schema as the server ships them; `full`: both on; `lean`: neither),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
   Names are lowercase, `-` and `_` are the same in recommended variable names.
 - Server values are strings: `ON/OFF/YES/NO/TRUE/FALSE/1/0` become booleans and numeric strings
