@@ -31,12 +31,7 @@ fn gen_cnf_header_says_where_the_file_goes_and_that_it_has_no_paths() {
     let o = mytune(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    let header: String = out
-        .lines()
-        .take_while(|l| l.starts_with('#') || l.is_empty())
-        .map(|l| l.trim_start_matches('#').trim())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let header = header_of(&out);
     for needle in [
         "/etc/mysql/mariadb.conf.d/99-mytune.cnf",
         "/etc/my.cnf.d/",
@@ -51,6 +46,53 @@ fn gen_cnf_header_says_where_the_file_goes_and_that_it_has_no_paths() {
             "{path_option} set:\n{out}"
         );
     }
+}
+
+/// The header of a file under the default profile, as one line.
+fn header_of(out: &str) -> String {
+    out.lines()
+        .take_while(|l| l.starts_with('#') || l.is_empty())
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The default profile leaves the slow log off and its header says so and
+/// how to have it; with observability full the log is written and the note
+/// goes.
+#[test]
+fn gen_cnf_header_says_the_default_leaves_the_slow_log_off() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["gen-cnf", "--target", "mariadb-10.11"];
+        args.extend(HOST);
+        args.extend(extra);
+        let o = mytune(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let standard = run(&[]);
+    let header = header_of(&standard);
+    for needle in [
+        "adds no slow query log",
+        "SET GLOBAL slow_query_log = ON",
+        "--observability full",
+        "mytune explain MT501",
+    ] {
+        assert!(
+            header.contains(needle),
+            "header lacks {needle}:\n{standard}"
+        );
+    }
+    assert!(
+        !standard.lines().any(|l| l.starts_with("slow_query_log")),
+        "{standard}"
+    );
+    let full = run(&["--observability", "full"]);
+    assert!(
+        !header_of(&full).contains("adds no slow query log"),
+        "{full}"
+    );
+    assert!(full.lines().any(|l| l == "slow_query_log = ON"), "{full}");
 }
 
 #[test]

@@ -56,6 +56,15 @@ fn with_var(name: &str, var: &str, value: &str) -> Facts {
     f
 }
 
+/// BUSY with these status counters set (lowercase names).
+fn busy_with_status(pairs: &[(&str, &str)]) -> Facts {
+    let mut f = snapshot(BUSY);
+    for (k, v) in pairs {
+        server(&mut f).status.insert(k.to_string(), v.to_string());
+    }
+    f
+}
+
 fn codes(ev: &Evaluation, code: &str) -> Vec<Finding> {
     ev.findings
         .iter()
@@ -367,11 +376,10 @@ fn mt501_mt502_slow_log() {
 #[test]
 fn mt501_says_how_much_of_the_load_pays_for_the_slow_log() {
     let with_status = |pairs: &[(&str, &str)]| {
-        let mut f = snapshot(BUSY);
-        for (k, v) in pairs {
-            server(&mut f).status.insert(k.to_string(), v.to_string());
-        }
-        fires(&under(Observability::Full, &f), "MT501")
+        fires(
+            &under(Observability::Full, &busy_with_status(pairs)),
+            "MT501",
+        )
     };
     let plain = fires(&under(Observability::Full, &snapshot(BUSY)), "MT501");
     assert!(!plain.message.contains("prepared"), "{}", plain.message);
@@ -501,13 +509,7 @@ fn standard_observability_leaves_the_slow_log_and_the_performance_schema_as_ship
 /// statements, or one too young to tell, is left as it is.
 #[test]
 fn standard_observability_asks_for_the_slow_log_only_where_few_statements_would_pay() {
-    let standard = |pairs: &[(&str, &str)]| {
-        let mut f = snapshot(BUSY);
-        for (k, v) in pairs {
-            server(&mut f).status.insert(k.to_string(), v.to_string());
-        }
-        run(&f)
-    };
+    let standard = |pairs: &[(&str, &str)]| run(&busy_with_status(pairs));
     // BUSY ran 10,000,000 statements.
     let text = fires(&standard(&[("com_stmt_execute", "0")]), "MT501");
     check(
