@@ -146,6 +146,8 @@ fn from_server_starts_from_the_live_values() {
     // Only what a rule recommends: the live div_precision_increment stays
     // out, and every option line has a rule's comment above it.
     assert!(!text.contains("div_precision_increment"), "{text}");
+    // The slow log is off on this server and stays off: the header says so.
+    assert!(text.contains("adds no slow query log"), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     for (i, l) in lines.iter().enumerate() {
         if l.contains(" = ") && !l.starts_with('#') {
@@ -157,6 +159,33 @@ fn from_server_starts_from_the_live_values() {
             assert!(above.is_some_and(|a| a.starts_with("# MT")), "{l}\n{text}");
         }
     }
+}
+
+/// A live server that already has the slow log on keeps it (no rule under
+/// the default profile turns it off), and the header does not say the file
+/// leaves it off.
+#[test]
+fn from_server_with_the_slow_log_on_gets_no_slow_log_note() {
+    let Some(server) = mariadb::TestServer::start("slow_query_log = ON") else {
+        return;
+    };
+    let socket = server.socket.to_str().unwrap().to_string();
+    let text = gen_cnf(&[
+        "--from-server",
+        "--no-defaults",
+        "-S",
+        &socket,
+        "-u",
+        "root",
+        "--memory",
+        "2G",
+    ]);
+    assert!(text.contains("Starting from the live values"), "{text}");
+    assert!(!text.contains("adds no slow query log"), "{text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("slow_query_log")),
+        "{text}"
+    );
 }
 
 /// MT121's rationale says MariaDB 10.11 buffers the redo log writes by itself
