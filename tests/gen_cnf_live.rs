@@ -29,6 +29,21 @@ fn gen_cnf(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// gen-cnf --from-server against SERVER over its socket, its host described as 2G.
+fn gen_cnf_from(server: &mariadb::TestServer) -> String {
+    let socket = server.socket.to_str().unwrap().to_string();
+    gen_cnf(&[
+        "--from-server",
+        "--no-defaults",
+        "-S",
+        &socket,
+        "-u",
+        "root",
+        "--memory",
+        "2G",
+    ])
+}
+
 /// Server values as the option file would write them compare equal.
 fn same(written: &str, live: &str) -> bool {
     if written.eq_ignore_ascii_case(live) {
@@ -120,17 +135,7 @@ fn from_server_starts_from_the_live_values() {
         return;
     };
     server.load_innodb_data(18);
-    let socket = server.socket.to_str().unwrap().to_string();
-    let text = gen_cnf(&[
-        "--from-server",
-        "--no-defaults",
-        "-S",
-        &socket,
-        "-u",
-        "root",
-        "--memory",
-        "2G",
-    ]);
+    let text = gen_cnf_from(&server);
     assert!(text.contains("for mariadb-10.11"), "{text}");
     assert!(text.contains("Starting from the live values"), "{text}");
     // The harness runs a 32M buffer pool; about 80M of data and half again
@@ -169,17 +174,7 @@ fn from_server_with_the_slow_log_on_gets_no_slow_log_note() {
     let Some(server) = mariadb::TestServer::start("slow_query_log = ON") else {
         return;
     };
-    let socket = server.socket.to_str().unwrap().to_string();
-    let text = gen_cnf(&[
-        "--from-server",
-        "--no-defaults",
-        "-S",
-        &socket,
-        "-u",
-        "root",
-        "--memory",
-        "2G",
-    ]);
+    let text = gen_cnf_from(&server);
     assert!(text.contains("Starting from the live values"), "{text}");
     assert!(!text.contains("adds no slow query log"), "{text}");
     assert!(
