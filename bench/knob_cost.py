@@ -307,8 +307,8 @@ def report(rows, modes, changes, blocks=""):
                 f"  {names[mode]:33} {label:17} base {mean_base:10.0f}  change median {med:+8.0f} "
                 f"({100 * med / mean_base:+.2f} %), pairs {min(diffs):+.0f} to {max(diffs):+.0f}, "
                 f"{sum(d > 0 for d in diffs)} of {len(diffs)} above 0"
-                + (f"; {slow} statements were slow (long_query_time), so some blocks paid for "
-                   "writing the log as well" if slow else ""))
+                + (f"; {slow} statements passed long_query_time in these blocks (where the slow "
+                   "log was on, it wrote them)" if slow else ""))
     return "\n".join(lines)
 
 
