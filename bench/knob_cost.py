@@ -10,9 +10,9 @@ order alternating from pair to pair). Each block's counters are zeroed before an
 it; the figure is the connection thread's instructions (handle_one_connection, inclusive) per
 transaction, so background threads (purge, page cleaner) stay out of it; the whole process is
 reported beside it. Each block also records how many statements the server counted as slow
-(Slow_queries): under callgrind a statement runs some fifty times slower, and a block in which
-statements passed long_query_time paid for writing them to the log too, which is not the cost of
-a log that writes nothing.
+(Slow_queries): under callgrind every statement runs many times slower than natively, and a
+block in which statements passed long_query_time paid for writing them to the log too, which is
+not the cost of a log that writes nothing.
 
 Only dynamic global variables can be measured (the switch happens inside one server). Both
 client protocols are measured when --ps-mode both: sysbench's default (server-side prepared
