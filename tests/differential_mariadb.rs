@@ -32,7 +32,7 @@ use std::time::Instant;
 use mytune::catalog::{Catalog, VarKind};
 use mytune::rules::Severity;
 use mytune::target::Target;
-use oracle::{Class, NOT_PROBED, Oracle, strip_paths};
+use oracle::{Class, NOT_PROBED, Oracle, sample_for, sample_value, strip_paths};
 
 /// One option file to judge.
 #[derive(Debug, Clone)]
@@ -275,27 +275,6 @@ fn value_lines(name: &str, kind: &VarKind, default: Option<&str>) -> Vec<String>
     vals.dedup();
     lines.extend(vals.into_iter().map(|v| format!("{name}={v}")));
     lines
-}
-
-/// A plausible value for a name whose values are not the point.
-fn sample_value(kind: &VarKind, default: Option<&str>) -> String {
-    match kind {
-        VarKind::Bool => "ON".into(),
-        VarKind::Enum { values } => values.first().cloned().unwrap_or_default(),
-        VarKind::Set { values } => values.first().cloned().unwrap_or_default(),
-        VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. } => {
-            default.filter(|d| !d.is_empty()).unwrap_or("1").into()
-        }
-        VarKind::String | VarKind::Path => default.unwrap_or("x").into(),
-    }
-}
-
-/// [`sample_value`] for a name: a time zone needs tables to be named.
-fn sample_for(name: &str, kind: &VarKind, default: Option<&str>) -> String {
-    if name == "default_time_zone" {
-        return "SYSTEM".into();
-    }
-    sample_value(kind, default)
 }
 
 /// Syntax the reader meets: groups, repeats, includes, loose- typos.

@@ -334,23 +334,123 @@ fn fix_writes_through_a_symbolic_link_and_keeps_the_mode() {
     );
 }
 
+/// The renames by spelling that changed a line's meaning: each stays a
+/// finding with ranked suggestions, and no output format offers a fix.
 #[test]
-fn a_typo_is_not_renamed_onto_a_name_the_file_already_sets() {
+fn a_misspelt_name_is_never_renamed_by_similarity() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("my.cnf");
-    let text = "[mysqld]\nmax_conections = 200\nmax_connections = 300\n";
+    // (target, line, what the finding says the author meant, where known)
+    let cases = [
+        ("mysql-8.0", "sort = 1M", None),
+        (
+            "mariadb-10.11",
+            "loose-innodb_log_size=256M",
+            Some("did you mean innodb_log_file_size"),
+        ),
+        ("mariadb-10.11", "loose-innodb_purge_size=64", None),
+        (
+            "mariadb-10.11",
+            "loose-replicate_db=test",
+            Some("did you mean replicate_do_db"),
+        ),
+        ("mariadb-10.11", "set-variable=max_connections=100", None),
+        ("mariadb-10.11", "skip-bdb", None),
+        ("mariadb-10.11", "safe-show-database", None),
+        (
+            "mariadb-10.11",
+            "log-slow-queries=/var/log/slow.log",
+            Some("write slow_query_log = ON and slow_query_log_file = PATH"),
+        ),
+        (
+            "mysql-8.0",
+            "log-slow-queries=/var/log/slow.log",
+            Some("removed in MySQL 5.6.1"),
+        ),
+        ("mariadb-10.11", "slave_parallel_type=LOGICAL_CLOCK", None),
+        (
+            "mysql-8.0",
+            "max_conections = 200",
+            Some("did you mean max_connections"),
+        ),
+        (
+            "mysql-8.0",
+            "innodb_pool_buffer_size = 1G",
+            Some("did you mean innodb_buffer_pool_size"),
+        ),
+    ];
+    for (target, line, meant) in cases {
+        let text = format!("[mysqld]\n{line}\n");
+        fs::write(&path, &text).unwrap();
+        let run = |extra: &[&str]| {
+            let mut args = vec!["lint", "--target", target];
+            args.extend_from_slice(extra);
+            args.push(path.to_str().unwrap());
+            mytune(&args)
+        };
+        let diff = run(&["--diff"]);
+        assert!(
+            !String::from_utf8_lossy(&diff.stdout).contains("+++"),
+            "{target} {line}: --diff offers {}",
+            String::from_utf8_lossy(&diff.stdout)
+        );
+        let json: serde_json::Value =
+            serde_json::from_slice(&run(&["--format", "json"]).stdout).unwrap();
+        let finding = json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["location"]["line"] == 2)
+            .unwrap_or_else(|| panic!("{target} {line}: no finding on the line"));
+        assert!(finding["fix"].is_null(), "{target} {line}: {finding}");
+        if let Some(said) = meant {
+            let msg = finding["message"].as_str().unwrap();
+            assert!(msg.contains(said), "{target} {line}: {msg}");
+        }
+        let sarif: serde_json::Value =
+            serde_json::from_slice(&run(&["--format", "sarif"]).stdout).unwrap();
+        let results = sarif["runs"][0]["results"].as_array().unwrap();
+        assert!(
+            results.iter().all(|r| r.get("fixes").is_none()),
+            "{target} {line}: SARIF offers a fix"
+        );
+        run(&["--fix"]);
+        assert_eq!(fs::read_to_string(&path).unwrap(), text, "{target} {line}");
+    }
+}
+
+/// `--fix` twice is `--fix` once: after a fix, lint offers nothing more.
+#[test]
+fn fixing_twice_changes_nothing_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my.cnf");
+    let text = "[mysqld]\ntx_isolation = READ-COMMITTED\nexpire_logs_days = 7\n\
+                innodb_log_file_size = 256M\ninnodb_log_files_in_group = 2\n\
+                max_connections = 100\nmax_connections = 200\nquery_cache_size = 0\n";
     fs::write(&path, text).unwrap();
-    let out = lint_mysql80("--diff", &path);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
+    mytune(&[
+        "lint",
+        "--target",
+        "mysql-8.0",
+        "--fix",
+        path.to_str().unwrap(),
+    ]);
+    let once = fs::read_to_string(&path).unwrap();
+    assert_ne!(once, text, "the file has fixes for mysql-8.0");
+    let again = lint_mysql80("--diff", &path);
+    assert!(
+        !String::from_utf8_lossy(&again.stdout).contains("+++"),
         "{}",
-        String::from_utf8_lossy(&out.stdout)
+        String::from_utf8_lossy(&again.stdout)
     );
-    // Alone, it is.
-    fs::write(&path, "[mysqld]\nmax_conections = 200\n").unwrap();
-    let out = lint_mysql80("--diff", &path);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("+max_connections = 200"));
+    mytune(&[
+        "lint",
+        "--target",
+        "mysql-8.0",
+        "--fix",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(fs::read_to_string(&path).unwrap(), once);
 }
 
 /// MySQL 8.0.30+ computes the redo log capacity from innodb_log_file_size

@@ -53,7 +53,7 @@ pub enum Effect {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reason {
     /// No option of that name (or loaded plugin).
-    Unknown { suggestion: Option<String> },
+    Unknown { suggestions: Vec<String> },
     /// An option of a plugin the file does not load.
     PluginNotLoaded { plugin: String },
     /// Removed in this series; `ignored`: the server keeps it as a no-op.
@@ -233,7 +233,9 @@ impl Catalog {
                         "it is read-only or computed by the server"
                     }
                 ),
-                reason: Reason::Unknown { suggestion: None },
+                reason: Reason::Unknown {
+                    suggestions: Vec::new(),
+                },
                 var: Some(info),
             });
             return out;
@@ -393,11 +395,21 @@ impl Catalog {
     }
 
     fn unknown(&self, e: &OptionEntry, t: Target) -> Judgement<'_> {
-        let suggestion = self.suggest_cached(&e.name);
-        let hint = suggestion
-            .as_deref()
-            .map(|s| format!(" (did you mean {s}?)"))
-            .unwrap_or_default();
+        // A documented successor says more than a guess by spelling.
+        let (suggestions, hint) = match super::legacy::lookup(&e.name) {
+            Some(l) if self.get(&e.name).is_none() => (
+                Vec::new(),
+                format!(
+                    " (removed in {}; write {} instead)",
+                    l.removed_in, l.instead
+                ),
+            ),
+            _ => {
+                let s = self.suggest_cached(&e.name);
+                let hint = did_you_mean(&s);
+                (s, hint)
+            }
+        };
         if let Some(msg) = self.ignored_message(&e.name) {
             return Judgement {
                 effect: Effect::Warns,
@@ -430,7 +442,7 @@ impl Catalog {
                 e.raw_name,
                 release_name(t)
             ),
-            reason: Reason::Unknown { suggestion },
+            reason: Reason::Unknown { suggestions },
             var: None,
         }
     }
@@ -909,7 +921,9 @@ impl Catalog {
                 e.raw_name,
                 MARIADB_KEY_CACHE_VARIABLES.join(", ")
             ),
-            reason: Reason::Unknown { suggestion: None },
+            reason: Reason::Unknown {
+                suggestions: Vec::new(),
+            },
             var: None,
         })
     }
@@ -1217,20 +1231,34 @@ impl Catalog {
     }
 }
 
+/// ` (did you mean a, b or c?)`, or nothing: the ranked suggestions of an
+/// unknown name, for the reader to choose from.
+fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!(" (did you mean {one}?)"),
+        [init @ .., last] => format!(" (did you mean {} or {last}?)", init.join(", ")),
+    }
+}
+
 impl Catalog {
     /// [`Catalog::suggest`], remembered per target and name: the same
     /// unknown option (often a plugin's `loose-` option) recurs in every
     /// file of a repository, and the search is the costliest step of a lint
     /// run.
-    fn suggest_cached(&self, name: &str) -> Option<String> {
-        type Cache = Mutex<HashMap<(Target, String), Option<String>>>;
+    fn suggest_cached(&self, name: &str) -> Vec<String> {
+        type Cache = Mutex<HashMap<(Target, String), Vec<String>>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(Cache::default);
         let key = (self.target(), name.to_string());
         if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
             return hit;
         }
-        let found = self.suggest(name).map(str::to_string);
+        let found: Vec<String> = self
+            .suggestions(name, 3)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         if let Ok(mut c) = cache.lock() {
             c.insert(key, found.clone());
         }

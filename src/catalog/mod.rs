@@ -15,6 +15,7 @@
 //! assert!(cat.get("innodb_buffer_pool_size").unwrap().validate("64M").is_ok());
 //! ```
 
+pub mod legacy;
 mod line;
 mod parse;
 pub mod replacements;
@@ -417,32 +418,27 @@ impl Catalog {
         self.vars.iter()
     }
 
-    /// "Did you mean": the closest known current or deprecated name (edit
-    /// distance ≤ 1–3 depending on length, or a name the input is a prefix
-    /// of), or `None`.
+    /// "Did you mean": the likeliest known current or deprecated name for
+    /// a misspelt one, or `None` ([`Catalog::suggestions`]' first).
     pub fn suggest(&self, name: &str) -> Option<&str> {
-        let canon = canonical_name(name);
-        suggest::best(
-            &canon,
-            self.vars
-                .iter()
-                .filter(|v| !v.status.is_removed())
-                .map(|v| v.name.as_str()),
-        )
+        self.suggestions(name, 1).first().copied()
     }
 
-    /// The one current name `name` is a clear misspelling of: the only
-    /// name at the smallest edit distance (within the same limits as
-    /// [`Catalog::suggest`]), with no other name within one more edit.
-    /// `lint --fix` renames only such typos.
-    pub fn clear_typo(&self, name: &str) -> Option<&str> {
+    /// Up to `n` known current or deprecated names a misspelt `name` may
+    /// mean, the likeliest first: letter typos, word typos (a word dropped,
+    /// added or swapped) and completions. A suggestion only: nothing renames
+    /// an option by similarity, because the closest name is often another
+    /// setting (`innodb_log_size` is as near `innodb_page_size` in letters
+    /// as `innodb_log_file_size`).
+    pub fn suggestions(&self, name: &str, n: usize) -> Vec<&str> {
         let canon = canonical_name(name);
-        suggest::unique(
+        suggest::ranked(
             &canon,
             self.vars
                 .iter()
                 .filter(|v| !v.status.is_removed())
                 .map(|v| v.name.as_str()),
+            n,
         )
     }
 }

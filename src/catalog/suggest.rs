@@ -53,56 +53,94 @@ pub(crate) fn limit_for(len: usize) -> usize {
     }
 }
 
-/// Pick the best candidate for `name` among `candidates`: the smallest edit
-/// distance within [`limit_for`], else the shortest candidate that `name` is
-/// a prefix of (at least 6 characters typed), else `None`.
-pub(crate) fn best<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+/// How far apart two names are as sequences of words (`_`-separated): a
+/// word dropped, added or two neighbours swapped costs 1, and so does a
+/// word with one letter wrong; a word replaced by an unrelated one costs 2
+/// (a drop and an add), because that names another setting, not a typo
+/// (`innodb_log_size` is one word from `innodb_log_file_size` but two from
+/// `innodb_page_size`).
+pub(crate) fn word_distance(a: &str, b: &str) -> usize {
+    let a: Vec<&str> = a.split('_').collect();
+    let b: Vec<&str> = b.split('_').collect();
+    let sub = |x: &str, y: &str| -> usize {
+        if x == y {
+            0
+        } else if x.len().min(y.len()) >= 3 && distance(x, y, 1) <= 1 {
+            1
+        } else {
+            2
+        }
+    };
+    // Damerau-Levenshtein (optimal string alignment) over words.
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + sub(a[i - 1], b[j - 1]));
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Up to `n` candidates for a misspelt `name`, the likeliest first. A
+/// candidate qualifies as a letter typo (edit distance within
+/// [`limit_for`]), a word typo (one word dropped, added, swapped or
+/// misspelt: [`word_distance`] 1), or a completion (`name` a prefix of it,
+/// at least 6 characters typed). They are ranked by the smaller of the two
+/// distances, then the letter distance, then length and name, so the order
+/// is stable. Only suggestions: a guess is never applied (`lint --fix`
+/// renames nothing by similarity).
+pub(crate) fn ranked<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+    n: usize,
+) -> Vec<&'a str> {
     let limit = limit_for(name.len());
-    let mut best: Option<(usize, &'a str)> = None;
-    let mut prefix: Option<&'a str> = None;
     let (mut prev, mut cur) = (Vec::with_capacity(64), Vec::with_capacity(64));
+    let mut found: Vec<((usize, usize, usize), &'a str)> = Vec::new();
     for c in candidates {
         if c == name {
             continue;
         }
-        let d = distance_with(name, c, limit, &mut prev, &mut cur);
-        if d <= limit {
-            let better = match best {
-                None => true,
-                Some((bd, bc)) => d < bd || (d == bd && (c.len(), c) < (bc.len(), bc)),
+        // Letter distance up to a wider bound, so a word typo can be
+        // ranked among letter typos.
+        let d = distance_with(name, c, limit + 6, &mut prev, &mut cur);
+        let w = if name.len().abs_diff(c.len()) <= 24 {
+            word_distance(name, c)
+        } else {
+            usize::MAX
+        };
+        let completion = name.len() >= 6 && c.starts_with(name);
+        if d <= limit || w <= 1 || completion {
+            let score = if completion {
+                d.min(w).min(2)
+            } else {
+                d.min(w)
             };
-            if better {
-                best = Some((d, c));
-            }
-        }
-        if name.len() >= 6
-            && c.starts_with(name)
-            && prefix.is_none_or(|p| (c.len(), c) < (p.len(), p))
-        {
-            prefix = Some(c);
+            found.push(((score, d, c.len()), c));
         }
     }
-    best.map(|(_, c)| c).or(prefix)
-}
-
-/// The candidate at the smallest edit distance from `name` (1 ≤ d ≤
-/// [`limit_for`]), if it is the only one within `d + 1`: a clear typo, not a
-/// guess between neighbours (`max_conections` → `max_connections`, but not
-/// `innodb_log_fil` between two file options).
-pub(crate) fn unique<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = limit_for(name.len());
-    let (mut prev, mut cur) = (Vec::with_capacity(64), Vec::with_capacity(64));
-    let mut near: Vec<(usize, &'a str)> = candidates
-        .filter(|c| *c != name)
-        .map(|c| (distance_with(name, c, limit + 1, &mut prev, &mut cur), c))
-        .filter(|(d, _)| *d <= limit + 1)
-        .collect();
-    near.sort();
-    match near.as_slice() {
-        [(d, c)] if *d <= limit => Some(c),
-        [(d, c), (d2, _), ..] if *d <= limit && *d2 > d + 1 => Some(c),
-        _ => None,
-    }
+    found.sort();
+    found.dedup_by(|a, b| a.1 == b.1);
+    let best = found.first().map(|(k, _)| k.0).unwrap_or(0);
+    found
+        .into_iter()
+        // Nothing much worse than the best: one more edit at most.
+        .take_while(|(k, _)| k.0 <= best + 1)
+        .take(n)
+        .map(|(_, c)| c)
+        .collect()
 }
 
 #[cfg(test)]
@@ -118,32 +156,35 @@ mod tests {
     }
 
     #[test]
-    fn picks_closest_then_prefix() {
+    fn ranks_letter_and_word_typos_and_completions() {
         let names = [
             "max_connections",
             "max_connect_errors",
             "innodb_buffer_pool_size",
+            "innodb_log_file_size",
+            "innodb_page_size",
+            "replicate_do_db",
+            "replicate_ignore_db",
+            "replicate_do_table",
         ];
+        let r = |n: &str| ranked(n, names.iter().copied(), 3);
+        assert_eq!(r("max_conections")[0], "max_connections");
+        assert_eq!(r("innodb_buffer_pool")[0], "innodb_buffer_pool_size");
+        assert_eq!(r("innodb_log_size")[0], "innodb_log_file_size");
         assert_eq!(
-            best("max_conections", names.iter().copied()),
-            Some("max_connections")
+            r("replicate_db")[..2],
+            ["replicate_do_db", "replicate_ignore_db"]
         );
-        assert_eq!(
-            best("innodb_buffer_pool", names.iter().copied()),
-            Some("innodb_buffer_pool_size")
-        );
-        assert_eq!(best("zzzzzz", names.iter().copied()), None);
+        assert_eq!(r("pool_buffer_innodb_size"), Vec::<&str>::new());
+        assert_eq!(r("innodb_pool_buffer_size")[0], "innodb_buffer_pool_size");
+        assert!(r("zzzzzz").is_empty());
     }
 
     #[test]
-    fn a_clear_typo_has_no_close_second() {
-        let names = ["max_connections", "max_connect_errors", "sort_buffer_size"];
-        assert_eq!(
-            unique("max_conections", names.iter().copied()),
-            Some("max_connections")
-        );
-        assert_eq!(unique("zzzzzz", names.iter().copied()), None);
-        let two = ["innodb_log_file_size", "innodb_log_file_sizes"];
-        assert_eq!(unique("innodb_log_file_siz", two.iter().copied()), None);
+    fn word_distance_counts_whole_words() {
+        assert_eq!(word_distance("innodb_log_size", "innodb_log_file_size"), 1);
+        assert_eq!(word_distance("innodb_log_size", "innodb_page_size"), 2);
+        assert_eq!(word_distance("a_b_c", "a_c_b"), 1);
+        assert_eq!(word_distance("max_conections", "max_connections"), 1);
     }
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use crate::facts::{ConfigFacts, ConfigOption};
 
 use super::groups::group_as_read;
-use super::names::is_repeatable;
+use super::names::{is_flag_set, is_repeatable, merge_flags};
 use super::{LoadedFiles, Modifier, OptionEntry};
 
 impl LoadedFiles {
@@ -18,7 +18,9 @@ impl LoadedFiles {
     /// without trailing whitespace, like the server): later lines win, earlier
     /// occurrences are kept in [`ConfigOption::shadowed`]. A repeatable
     /// option ([`super::REPEATABLE_OPTIONS`]) accumulates instead: its value
-    /// is every occurrence's, comma-separated, and nothing is shadowed.
+    /// is every occurrence's, comma-separated, and nothing is shadowed; a
+    /// flag set ([`super::FLAG_SET_OPTIONS`]) merges each occurrence's
+    /// flags into the earlier ones, and nothing is shadowed either.
     ///
     /// Values: `skip-`/`disable-` give `OFF`, `enable-` and bare names give
     /// `ON`, otherwise the unquoted value. A `maximum-x` entry sets a bound, not
@@ -41,6 +43,9 @@ impl LoadedFiles {
                 if is_repeatable(&key) {
                     // Each occurrence adds an item; none is overridden.
                     value = format!("{},{value}", previous.value);
+                } else if is_flag_set(&key) && entry.modifier == Modifier::None {
+                    // Each occurrence changes only the flags it names.
+                    value = merge_flags(&previous.value, &value);
                 } else {
                     shadowed = previous.shadowed;
                     shadowed.push(previous.location);

@@ -53,8 +53,8 @@ pub use loader::{
     MAX_FILE_SIZE, MAX_INCLUDE_DEPTH, MAX_INCLUDED_BYTES, MAX_INCLUDED_FILES, load, load_str,
 };
 pub use names::{
-    OPTIONS_NAMED_WITH_A_PREFIX, REPEATABLE_OPTIONS, canonical_name, is_repeatable, split_name,
-    split_name_with,
+    FLAG_SET_OPTIONS, OPTIONS_NAMED_WITH_A_PREFIX, REPEATABLE_OPTIONS, canonical_name, is_flag_set,
+    is_repeatable, merge_flags, split_name, split_name_with,
 };
 pub(crate) use syntax::comment_start;
 pub use syntax::{format_value, unquote_value};

@@ -53,6 +53,56 @@ pub fn is_repeatable(canonical: &str) -> bool {
     REPEATABLE_OPTIONS.contains(&canonical)
 }
 
+/// Options whose value is a list of `flag=on|off` settings: each occurrence
+/// changes only the flags it names and keeps the others as the earlier
+/// lines left them (the option parser's flag sets start from the current
+/// value, MySQL and MariaDB alike: `optimizer_switch = index_merge=off`
+/// then `optimizer_switch = mrr=on` runs with both), so no occurrence is
+/// without effect. The MariaDB Knowledge Base "optimizer_switch" and the
+/// MySQL manual "Switchable Optimizations" say a value names only the flags
+/// it changes.
+pub const FLAG_SET_OPTIONS: &[&str] = &[
+    "optimizer_switch",
+    "optimizer_trace",
+    "optimizer_trace_features",
+];
+
+/// Is `canonical` a flag set ([`FLAG_SET_OPTIONS`])?
+pub fn is_flag_set(canonical: &str) -> bool {
+    FLAG_SET_OPTIONS.contains(&canonical)
+}
+
+/// `later`'s flags applied over `earlier`'s: one `flag=value` per flag, in
+/// first-mention order. `default` in `later` resets every flag first, so
+/// `later` alone is the result.
+pub fn merge_flags(earlier: &str, later: &str) -> String {
+    let items = |v: &str| -> Vec<(String, String)> {
+        v.split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+            .map(|i| match i.split_once('=') {
+                Some((f, x)) => (f.trim().to_ascii_lowercase(), x.trim().to_string()),
+                None => (i.to_ascii_lowercase(), String::new()),
+            })
+            .collect()
+    };
+    let new = items(later);
+    if new.iter().any(|(f, _)| f == "default") {
+        return later.to_string();
+    }
+    let mut out = items(earlier);
+    for (f, x) in new {
+        match out.iter_mut().find(|(g, _)| *g == f) {
+            Some(slot) => slot.1 = x,
+            None => out.push((f, x)),
+        }
+    }
+    out.into_iter()
+        .map(|(f, x)| if x.is_empty() { f } else { format!("{f}={x}") })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 const PREFIXES: [(&str, Modifier); 5] = [
     ("skip_", Modifier::Skip),
     ("disable_", Modifier::Disable),
@@ -114,6 +164,18 @@ pub fn split_name_with(raw: &str, is_option: impl Fn(&str) -> bool) -> (String, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_later_flag_set_changes_only_its_own_flags() {
+        assert_eq!(
+            merge_flags("index_merge=off,mrr=off", "mrr=on,rowid_filter=off"),
+            "index_merge=off,mrr=on,rowid_filter=off"
+        );
+        assert_eq!(
+            merge_flags("index_merge=off", "default,mrr=on"),
+            "default,mrr=on"
+        );
+    }
 
     #[test]
     fn prefixes_combine() {

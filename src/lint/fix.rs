@@ -1,18 +1,30 @@
 //! The fixes `mytune lint --fix` applies: edits with one correct mechanical
 //! answer, built beside the finding they mend.
 //!
-//! What counts as mechanical, and why nothing else does:
-//! - a prefix of an option name, or a clear typo of one name, becomes that
-//!   name (the server already reads the prefix so; a typo is fixed only when
-//!   no other name is as close, [`Catalog::clear_typo`]);
-//! - a removed or deprecated option whose replacement means the same
-//!   ([`crate::catalog::replacements`]) becomes the replacement, with the
-//!   value converted;
+//! A fix must leave the server reading the file as it did, except where the
+//! fix says so: the effective configuration (the variables `mariadbd
+//! --verbose --help` prints, and a real start's) is the same before and
+//! after, which `tests/fix_differential.rs` proves against the real server
+//! over a generated corpus. So only what the server itself does or
+//! documents is mechanical:
+//! - a unique prefix of an option name becomes the name the server expands
+//!   it to (MariaDB expands prefixes; MySQL 8.0 does not);
+//! - a removed or deprecated option whose documented replacement means the
+//!   same ([`crate::catalog::replacements`]) becomes the replacement, with
+//!   the value converted;
 //! - a removed option the server ignores, or one it refuses and nothing
 //!   replaces (the query cache on MySQL 8.0), is commented out with why;
-//! - a value the server clamps or rounds becomes the value it runs with;
+//! - a number the server clamps or rounds becomes the number it runs with;
 //! - of a single-value option set twice in one group, the line that has no
 //!   effect is commented out.
+//!
+//! A misspelt name is never renamed: the closest name by spelling is often
+//! another setting (`innodb_log_size` is as near `innodb_page_size` as
+//! `innodb_log_file_size`, and the first stops InnoDB on an existing
+//! datadir), so it stays a finding with ranked suggestions. A value the
+//! server does not read (`slow_query_log = /var/log/slow.log`) is not
+//! rewritten to what it falls back to either: the author meant something
+//! else, which only they know.
 //!
 //! Tuning values are never changed here: that is `gen-cnf --base`'s job.
 //! Every edit replaces one line by one line (a removed line becomes a
@@ -23,7 +35,7 @@
 use std::path::Path;
 
 use crate::catalog::replacements::{self, Conversion};
-use crate::catalog::{Catalog, Effect, LineContext, Reason, VarInfo, parse_number};
+use crate::catalog::{Catalog, Effect, LineContext, Reason, VarInfo, VarKind, parse_number};
 use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
 use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::{Fix, LineEdit};
@@ -222,13 +234,6 @@ impl FixContext<'_> {
                 let edit = self.rename(e, full)?;
                 self.checked(e, format!("write the full name {full}"), vec![edit])
             }
-            Reason::Unknown {
-                suggestion: Some(_),
-            } => {
-                let to = self.catalog.clear_typo(&e.name)?.to_string();
-                let edit = self.rename(e, &to)?;
-                self.checked(e, format!("rename {} to {to}", e.raw_name), vec![edit])
-            }
             Reason::Removed { ignored: true, .. } => {
                 let edit = self.comment_out(&e.location, &format!("{release} ignores it"))?;
                 Some(Fix {
@@ -259,9 +264,15 @@ impl FixContext<'_> {
             }
             Reason::Adjusted { runs_with: Some(v) } => {
                 let var = var?;
+                if !matches!(
+                    var.kind,
+                    VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. }
+                ) {
+                    return None;
+                }
                 // Sizes as an option file writes them (32768 → 32K).
                 let v = match var.kind {
-                    crate::catalog::VarKind::Size { .. } => parse_number(v, true)
+                    VarKind::Size { .. } => parse_number(v, true)
                         .ok()
                         .and_then(|n| u64::try_from(n).ok())
                         .map_or_else(|| v.clone(), format_size),

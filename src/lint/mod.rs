@@ -315,14 +315,18 @@ fn check_server_entry(
             (Effect::Refuses, _) => Severity::Crit,
             // A deliberate loose- option of an absent plugin: the server
             // only notes it in its log.
-            (Effect::Warns, Reason::Unknown { suggestion: None }) if e.loose => Severity::Info,
+            (Effect::Warns, Reason::Unknown { suggestions })
+                if e.loose && suggestions.is_empty() =>
+            {
+                Severity::Info
+            }
             (Effect::Warns, _) => Severity::Warn,
             (Effect::Applies, _) => continue,
         };
         let check = match &j.reason {
-            Reason::Unknown {
-                suggestion: Some(_),
-            } if e.loose => &checks::LOOSE_TYPO,
+            Reason::Unknown { suggestions } if e.loose && !suggestions.is_empty() => {
+                &checks::LOOSE_TYPO
+            }
             Reason::Unknown { .. } | Reason::PluginNotLoaded { .. } => &checks::UNKNOWN_OPTION,
             Reason::Removed { .. } => &checks::REMOVED_OPTION,
             Reason::Deprecated { .. } => &checks::DEPRECATED_OPTION,

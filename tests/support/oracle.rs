@@ -248,6 +248,56 @@ impl Oracle {
 
     /// Start for real; `(accepted connections, interesting log lines)`.
     fn start(&self, cnf: &Path, scratch: &Path) -> Result<(bool, Vec<String>), String> {
+        self.start_then(cnf, scratch, |_| ())
+            .map(|(up, lines, _)| (up, lines))
+    }
+
+    /// The global variables of a real start with `cnf` (`SHOW GLOBAL
+    /// VARIABLES`, values naming the scratch directory masked), or `None`
+    /// when the server does not start. Some lines are read only by a
+    /// storage engine as it starts (InnoDB's checks of its files), which
+    /// `--verbose --help` does not do.
+    pub fn started_variables(
+        &self,
+        cnf: &Path,
+        scratch: &Path,
+    ) -> Result<Option<Vec<(String, String)>>, String> {
+        let (up, _, vars) = self.start_then(cnf, scratch, |socket| {
+            let out = Command::new("mariadb")
+                .arg("--no-defaults")
+                .arg("-uroot")
+                .arg(format!("--socket={}", socket.display()))
+                .args(["--batch", "--skip-column-names"])
+                .args(["-e", "SHOW GLOBAL VARIABLES"])
+                .output()
+                .map_err(|e| format!("cannot run the mariadb client: {e}"))?;
+            if !out.status.success() {
+                return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+            }
+            let scratch_text = scratch.display().to_string();
+            Ok(String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.split_once('\t'))
+                // Different in every start: the port each is given, the
+                // server's random id.
+                .filter(|(n, _)| !["port", "report_port", "server_uid"].contains(n))
+                .map(|(n, v)| (n.to_string(), v.replace(&scratch_text, "<scratch>")))
+                .collect::<Vec<_>>())
+        })?;
+        match (up, vars) {
+            (true, Some(v)) => v.map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// [`Oracle::start`], calling `on_up` with the socket while the server
+    /// accepts connections.
+    fn start_then<T>(
+        &self,
+        cnf: &Path,
+        scratch: &Path,
+        on_up: impl FnOnce(&Path) -> T,
+    ) -> Result<(bool, Vec<String>, Option<T>), String> {
         let datadir = scratch.join("data");
         let _ = fs::remove_dir_all(&datadir);
         mariadb::copy_dir(&self.template, &datadir)
@@ -296,11 +346,12 @@ impl Oracle {
             }
             std::thread::sleep(Duration::from_millis(10));
         };
+        let value = up.then(|| on_up(&socket));
         let _ = child.kill();
         let _ = child.wait();
         let text = fs::read_to_string(&log).unwrap_or_default();
         let _ = fs::remove_dir_all(&datadir);
-        Ok((up, interesting(&text, false)))
+        Ok((up, interesting(&text, false), value))
     }
 
     fn new_lines(&self, lines: &[String], baseline: &BTreeSet<String>) -> Vec<String> {
@@ -482,4 +533,26 @@ pub fn strip_paths(text: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"
+}
+
+/// A plausible value for a name whose values are not the point.
+pub fn sample_value(kind: &mytune::catalog::VarKind, default: Option<&str>) -> String {
+    use mytune::catalog::VarKind;
+    match kind {
+        VarKind::Bool => "ON".into(),
+        VarKind::Enum { values } => values.first().cloned().unwrap_or_default(),
+        VarKind::Set { values } => values.first().cloned().unwrap_or_default(),
+        VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. } => {
+            default.filter(|d| !d.is_empty()).unwrap_or("1").into()
+        }
+        VarKind::String | VarKind::Path => default.unwrap_or("x").into(),
+    }
+}
+
+/// [`sample_value`] for a name: a time zone needs tables to be named.
+pub fn sample_for(name: &str, kind: &mytune::catalog::VarKind, default: Option<&str>) -> String {
+    if name == "default_time_zone" {
+        return "SYSTEM".into();
+    }
+    sample_value(kind, default)
 }
