@@ -50,6 +50,29 @@ impl FromStr for Secret {
     }
 }
 
+/// `--protocol`, as the `mysql` client spells it: how to reach a server
+/// named `localhost` (or none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// TCP, to 127.0.0.1 when the host is `localhost` or not given.
+    Tcp,
+    /// The Unix socket.
+    Socket,
+}
+
+impl FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_uppercase().as_str() {
+            "TCP" => Ok(Protocol::Tcp),
+            "SOCKET" => Ok(Protocol::Socket),
+            other => Err(format!(
+                "unknown protocol '{other}' (expected TCP or SOCKET; PIPE and MEMORY are Windows-only)"
+            )),
+        }
+    }
+}
+
 /// `--ssl-mode`, as the `mysql` client spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 #[value(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -103,6 +126,11 @@ pub struct ConnectArgs {
     /// Unix socket file.
     #[arg(short = 'S', long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
+    /// TCP or SOCKET. As with the `mysql` client, `-h localhost` means the
+    /// socket unless --protocol=TCP; a port alone (no host) means TCP to
+    /// 127.0.0.1.
+    #[arg(long, value_name = "PROTOCOL", ignore_case = true)]
+    pub protocol: Option<Protocol>,
     /// Read only this option file (instead of the default ones).
     #[arg(long, value_name = "FILE")]
     pub defaults_file: Option<PathBuf>,
@@ -137,6 +165,7 @@ pub struct FileSettings {
     /// A bare `password` line: prompt for it.
     pub password_prompt: bool,
     pub socket: Option<PathBuf>,
+    pub protocol: Option<Protocol>,
     pub ssl_mode: Option<SslMode>,
     pub ssl_ca: Option<PathBuf>,
     pub connect_timeout: Option<u64>,
@@ -172,6 +201,7 @@ impl FileSettings {
                 }
             },
             "socket" => self.socket = Some(PathBuf::from(v)),
+            "protocol" => self.protocol = Some(v.parse()?),
             "ssl_mode" => self.ssl_mode = Some(v.parse()?),
             "ssl_ca" => self.ssl_ca = Some(PathBuf::from(v)),
             "connect_timeout" => {
@@ -202,6 +232,7 @@ impl FileSettings {
             self.password_prompt = later.password_prompt;
         }
         self.socket = later.socket.or(self.socket.take());
+        self.protocol = later.protocol.or(self.protocol);
         self.ssl_mode = later.ssl_mode.or(self.ssl_mode);
         self.ssl_ca = later.ssl_ca.or(self.ssl_ca.take());
         self.connect_timeout = later.connect_timeout.or(self.connect_timeout);
@@ -385,8 +416,10 @@ pub fn resolve(
     let host = args.host.clone().or(files.host);
     let port = args.port.or(files.port).unwrap_or(3306);
     let socket = args.socket.clone().or(files.socket);
-    // Like the client: no host or "localhost" means the socket, unless only a
-    // port was asked for on the command line (then TCP to 127.0.0.1).
+    // Like the client: `localhost` means the socket unless --protocol=TCP;
+    // no host means the socket too, unless only a port was asked for on
+    // the command line (then TCP to 127.0.0.1, as the MariaDB client does).
+    let protocol = args.protocol.or(files.protocol);
     let (host, socket) = match host.as_deref() {
         None | Some("localhost") => {
             let sock = socket.or_else(|| {
@@ -395,8 +428,21 @@ pub fn resolve(
                     .map(PathBuf::from)
                     .find(|p| p.exists())
             });
+            let port_alone = host.is_none() && args.port.is_some() && args.socket.is_none();
+            let tcp = match protocol {
+                Some(Protocol::Tcp) => true,
+                Some(Protocol::Socket) => false,
+                None => port_alone || sock.is_none(),
+            };
             match sock {
-                Some(s) if args.port.is_none() || args.socket.is_some() => (None, Some(s)),
+                Some(s) if !tcp => (None, Some(s)),
+                None if protocol == Some(Protocol::Socket) => {
+                    return Err(ConnectError::Options(
+                        "--protocol=SOCKET, but no socket was given (--socket) and none of the usual \
+                         ones exists"
+                            .into(),
+                    ));
+                }
                 _ => (Some("127.0.0.1".to_string()), None),
             }
         }
@@ -616,10 +662,18 @@ pub fn classify(cfg: &ConnectionConfig, e: mysql::Error) -> ConnectError {
     };
     match &e {
         mysql::Error::MySqlError(me) if me.code == 1045 || me.code == 1698 => {
-            ConnectError::AccessDenied {
-                endpoint,
-                message: scrub(&me.message, cfg.password.as_ref()),
+            let mut message = scrub(&me.message, cfg.password.as_ref());
+            // A fresh MariaDB or Debian install lets root in through the
+            // socket only (unix_socket authentication): a password over TCP
+            // is refused whatever it is.
+            if cfg.user == "root" && cfg.host.is_some() {
+                message.push_str(
+                    "; root often logs in through unix_socket authentication, which works over the \
+                     socket only: run mytune as the system root user without -h (or with --socket), \
+                     or use a monitoring account",
+                );
             }
+            ConnectError::AccessDenied { endpoint, message }
         }
         mysql::Error::IoError(io) if not_listening(io.kind()) => ConnectError::NotListening {
             endpoint,
@@ -765,6 +819,39 @@ mod tests {
 
         let c = resolve(&ConnectArgs::default(), files, None, None, &mut no_prompt).unwrap();
         assert_eq!(c.password, Some(Secret::new("filepw")));
+    }
+
+    /// `-h localhost -P 3401` went over TCP although `localhost` means the
+    /// socket; as with the client, only --protocol=TCP (or a port without a
+    /// host) chooses TCP.
+    #[test]
+    fn localhost_means_the_socket_unless_protocol_tcp() {
+        let dir = tempfile::tempdir().unwrap();
+        let sock = dir.path().join("mysqld.sock");
+        std::fs::write(&sock, "").unwrap();
+        let files = FileSettings {
+            socket: Some(sock.clone()),
+            ..Default::default()
+        };
+        let resolve_with = |host: Option<&str>, port: Option<u16>, protocol: Option<Protocol>| {
+            let args = ConnectArgs {
+                host: host.map(str::to_string),
+                port,
+                protocol,
+                ..Default::default()
+            };
+            resolve(&args, files.clone(), None, None, &mut no_prompt).unwrap()
+        };
+        let c = resolve_with(Some("localhost"), Some(3401), None);
+        assert_eq!((c.host, c.socket), (None, Some(sock.clone())));
+        let c = resolve_with(Some("localhost"), Some(3401), Some(Protocol::Tcp));
+        assert_eq!(c.host.as_deref(), Some("127.0.0.1"));
+        assert_eq!(c.port, 3401);
+        let c = resolve_with(None, Some(3401), None);
+        assert_eq!(c.host.as_deref(), Some("127.0.0.1"));
+        let c = resolve_with(None, Some(3401), Some(Protocol::Socket));
+        assert_eq!(c.socket, Some(sock));
+        assert!("pipe".parse::<Protocol>().is_err());
     }
 
     #[test]

@@ -275,20 +275,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Some(path) => super::write_file(path, &out)?,
         None => super::emit(&out)?,
     }
+    // Exit 1 is documented in --help and the manual page; standard error
+    // stays for errors and warnings, so CI logs and JSON consumers see no
+    // chatter on every run with findings.
     Ok(if report::reaches(&report.findings, args.fail_on) {
-        // A first run that "fails" should say why: exit 1 is findings, not a crash.
-        eprintln!("{}", exit_hint(args.fail_on));
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The one line on stderr when findings make `check` exit 1.
-fn exit_hint(fail_on: Severity) -> String {
-    format!(
-        "mytune: exit status 1: findings at or above --fail-on {fail_on} (0 = none, 2 = an error); `--fail-on crit` or `--skip CODE` to change that"
-    )
 }
 
 /// Read the option files and keep what the target's server groups say
