@@ -94,7 +94,8 @@ pub struct CompletionsArgs {
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// Write mytune.1 and one mytune-COMMAND.1 per command into DIR instead
-    /// of printing mytune.1.
+    /// of printing mytune.1. A new page gets mode 0644 less the umask; one
+    /// replaced keeps its owner, group and mode; a symbolic link is followed.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
@@ -191,7 +192,10 @@ pub struct LintArgs {
     #[arg(short, long)]
     pub verbose: bool,
     /// Rewrite in place what has one mechanical fix (names, removed options, clamped values,
-    /// lines set twice), keeping every other byte; then report what is left.
+    /// lines set twice), keeping every other byte; then report what is left. Each file keeps its
+    /// owner, group and mode, and a symbolic link is followed (its target is fixed, the link
+    /// kept); a file mytune cannot give its owner back, or with other hard links, is refused
+    /// (exit 2) and then no file is changed.
     #[arg(long)]
     pub fix: bool,
     /// Print the fixes as a unified diff and change nothing (exit 1 when there is one).
@@ -209,7 +213,11 @@ pub struct LintArgs {
     /// changes, so that the upgrade changes nothing.
     #[arg(long, requires_all = ["fix", "from"])]
     pub pin_defaults: bool,
-    /// Record today's findings in FILE as the baseline, and report nothing.
+    /// Record today's findings in FILE as the baseline, and report nothing. FILE may be a
+    /// baseline written before, never a file being linted, one they include, or an existing file
+    /// that is not a baseline (exit 2). A new FILE gets mode 0644 less the umask; one replaced
+    /// keeps its owner, group and mode; a symbolic link at FILE is followed (its target is
+    /// written, the link kept).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
     pub write_baseline: Option<PathBuf>,
 }

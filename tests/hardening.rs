@@ -451,7 +451,7 @@ fn gen_limits_output_dir_keeps_a_replaced_file_as_bak_and_says_so() {
 }
 
 #[test]
-fn gen_limits_replaces_a_symlink_at_the_destination_and_leaves_its_target() {
+fn gen_limits_follows_a_symlink_at_the_destination_and_keeps_it() {
     let d = tempfile::tempdir().unwrap();
     let args = gen_limits_to("out");
     assert_eq!(run(d.path(), &args).status.code(), Some(0));
@@ -462,23 +462,34 @@ fn gen_limits_replaces_a_symlink_at_the_destination_and_leaves_its_target() {
         .unwrap()
         .unwrap()
         .path();
-    let precious = d.path().join("precious");
-    std::fs::write(&precious, "do not touch\n").unwrap();
+    // One rule for every output: the link is followed, its target written
+    // (the old one kept as .bak beside it), the link kept.
+    let target = d.path().join("managed.conf");
+    std::fs::write(&target, "# managed elsewhere\n").unwrap();
     std::fs::remove_file(&file).unwrap();
-    std::os::unix::fs::symlink(&precious, &file).unwrap();
+    std::os::unix::fs::symlink(&target, &file).unwrap();
     let o = run(d.path(), &args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(
-        std::fs::read_to_string(&precious).unwrap(),
-        "do not touch\n"
-    );
     assert!(
-        !std::fs::symlink_metadata(&file)
+        std::fs::symlink_metadata(&file)
             .unwrap()
             .file_type()
             .is_symlink()
     );
-    assert!(stderr(&o).contains("was a symbolic link"), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&target).unwrap().contains("nofile"),
+        "{}",
+        std::fs::read_to_string(&target).unwrap()
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("managed.conf.bak")).unwrap(),
+        "# managed elsewhere\n"
+    );
+    assert!(
+        stderr(&o).contains("is a symbolic link: wrote its target"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -74,7 +74,10 @@ pub struct CheckArgs {
     /// Exit 1 when a finding at or above this severity exists.
     #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = crate::cli::severity_parser())]
     pub fail_on: Severity,
-    /// Write the report to FILE instead of standard output (no colours).
+    /// Write the report to FILE instead of standard output (no colours). A new FILE gets mode
+    /// 0600 (it holds server data); a file replaced keeps its owner, group and mode (one mytune
+    /// cannot give them back, or with other hard links, is refused: exit 2); a symbolic link at
+    /// FILE is followed (its target is written, the link kept).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Also report what an upgrade to this release changes: every variable running with today's
@@ -272,7 +275,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         CheckFormat::Markdown => check_markdown::render(&report),
     };
     match &args.output {
-        Some(path) => super::write_file(path, &out)?,
+        Some(path) => super::write_file(path, &out, mytune::atomic::Perms::Private)?,
         None => super::emit(&out)?,
     }
     // Exit 1 is documented in --help and the manual page; standard error

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mytune::atomic::{self, Backup};
+use mytune::atomic::Perms;
 use mytune::collect::flags::CollectFlags;
 
 /// Collect facts from a live server (and this host when the server is local).
@@ -15,7 +15,10 @@ use mytune::collect::flags::CollectFlags;
 pub struct CollectArgs {
     #[command(flatten)]
     pub flags: CollectFlags,
-    /// Write the snapshot to FILE instead of standard output.
+    /// Write the snapshot to FILE instead of standard output. A new FILE gets mode 0600 (it
+    /// holds server data); a file replaced keeps its owner, group and mode (one mytune cannot
+    /// give them back, or with other hard links, is refused: exit 2); a symbolic link at FILE is
+    /// followed (its target is written, the link kept).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Print help.
@@ -28,16 +31,9 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
     let json = facts.to_json();
     match &args.out {
         Some(path) => {
-            // Account and server data: owner-only, and the old snapshot
-            // survives a failed write.
-            let w = atomic::write(path, (json + "\n").as_bytes(), 0o600, Backup::None)?;
-            if let Some(target) = w.replaced_link {
-                mytune::stderr_line!(
-                    "mytune: {} was a symbolic link to {}; replaced it with the snapshot (the link's target is unchanged)",
-                    path.display(),
-                    target.display()
-                );
-            }
+            // Account and server data: a new snapshot is owner-only, and
+            // the old one survives a failed write.
+            super::write_file(path, &(json + "\n"), Perms::Private)?;
         }
         None => {
             super::emit(&(json + "\n"))?;

@@ -48,7 +48,11 @@ pub struct GenCnfArgs {
     /// are an error (exit 2) that lists them.
     #[arg(long, value_enum, value_name = "WHAT", requires = "base")]
     pub refused: Option<Refused>,
-    /// Write the option file to FILE instead of standard output.
+    /// Write the option file to FILE instead of standard output. A new FILE gets mode 0644 less
+    /// the umask, so the server's user can read it; a file replaced (--base F -o F) keeps its
+    /// owner, group and mode (one mytune cannot give them back, or with other hard links, is
+    /// refused: exit 2); a symbolic link at FILE is followed (its target is written, the link
+    /// kept).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print help.
@@ -145,7 +149,7 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     let text = generate::cnf::render(&resolved.plan, &header, base_text.as_deref(), origin)?;
     match &args.output {
         Some(path) => {
-            super::write_file(path, &text)?;
+            super::write_file(path, &text, mytune::atomic::Perms::Shared)?;
             eprintln!("mytune gen-cnf: wrote {}", path.display());
         }
         None => super::emit(&text)?,

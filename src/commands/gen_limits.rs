@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use mytune::atomic::{self, Backup};
+use mytune::atomic::{self, Backup, Perms};
 use mytune::generate::{self, limits::LimitsOptions};
 
 use super::gen_args::GenArgs;
@@ -25,7 +25,11 @@ pub struct GenLimitsArgs {
     #[arg(long)]
     pub unit: Option<String>,
     /// Write the files under DIR at their install paths (DIR/etc/...)
-    /// instead of printing them.
+    /// instead of printing them. A new file gets mode 0644 less the umask;
+    /// a file replaced is kept as NAME.bak and keeps its owner, group and
+    /// mode (one mytune cannot give them back, or with other hard links, is
+    /// refused: exit 2, and neither file is written); a symbolic link there
+    /// is followed (its target is written, the link kept).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
 }
@@ -49,24 +53,25 @@ pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
     let commands = generate::limits::apply_commands(&files, &opts);
     match &args.output_dir {
         Some(dir) => {
+            let mut paths = Vec::new();
             for f in &files {
                 let path = dir.join(f.path.trim_start_matches('/'));
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)
                         .with_context(|| format!("cannot create {}", parent.display()))?;
                 }
-                let w = atomic::write(&path, f.text.as_bytes(), 0o644, Backup::Keep)?;
+                paths.push(path);
+            }
+            // Both files or neither.
+            let batch: Vec<(&std::path::Path, &[u8])> = paths
+                .iter()
+                .zip(&files)
+                .map(|(p, f)| (p.as_path(), f.text.as_bytes()))
+                .collect();
+            let written = atomic::write_all(&batch, Perms::Shared, Backup::Keep)?;
+            for ((path, f), w) in paths.iter().zip(&files).zip(&written) {
                 mytune::stderr_line!("mytune: wrote {} (install at {})", path.display(), f.path);
-                if let Some(bak) = w.backup {
-                    mytune::stderr_line!("mytune: kept the previous file as {}", bak.display());
-                }
-                if let Some(target) = w.replaced_link {
-                    mytune::stderr_line!(
-                        "mytune: {} was a symbolic link to {}; replaced the link, not its target",
-                        path.display(),
-                        target.display()
-                    );
-                }
+                super::tell_written(path, w);
             }
         }
         None => {

@@ -3,7 +3,9 @@
 
 use std::process::ExitCode;
 
+use mytune::atomic::{self, Backup, Perms};
 use mytune::lint::baseline::{self, Baseline};
+use mytune::lint::baseline_dest;
 use mytune::lint::{BaselineChoice, LintOptions, apply, config, lint_files, walk};
 use mytune::report::{self, json::Report};
 use mytune::target::Target;
@@ -93,14 +95,20 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         if !outcome.errors.is_empty() {
             return Ok(ExitCode::from(2));
         }
+        // Never over a file being linted, nor over an option file.
+        if let Err(e) = baseline_dest::check(path, &outcome.files) {
+            mytune::stderr_line!("mytune: {e}");
+            return Ok(ExitCode::from(2));
+        }
         let read = |p: &std::path::Path| mytune::input::read_text(p).ok();
         let text = baseline::render(&outcome.findings, path, &read);
         let n = text.lines().filter(|l| !l.starts_with('#')).count();
-        if let Err(e) =
-            mytune::atomic::write(path, text.as_bytes(), 0o644, mytune::atomic::Backup::None)
-        {
-            mytune::stderr_line!("mytune: {e}");
-            return Ok(ExitCode::from(2));
+        match atomic::write(path, text.as_bytes(), Perms::Shared, Backup::None) {
+            Ok(w) => super::tell_written(path, &w),
+            Err(e) => {
+                mytune::stderr_line!("mytune: {e}");
+                return Ok(ExitCode::from(2));
+            }
         }
         eprintln!(
             "mytune: wrote {n} finding(s) to {} as the baseline; `mytune lint --baseline {}` reports only new ones",
@@ -135,6 +143,9 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         }
         match apply::write(&plan) {
             Ok(written) => {
+                for (path, w) in &written {
+                    super::tell_written(path, w);
+                }
                 eprintln!(
                     "mytune: fixed {} finding(s) in {} file(s){later}",
                     plan.applied,
@@ -262,7 +273,7 @@ fn pin_defaults(outcome: &mytune::lint::LintOutcome, args: &LintArgs) -> anyhow:
         anyhow::bail!("--pin-defaults needs the files to have one target (give --target)");
     };
     let changes = upgrade::default_changes(Catalog::for_target(&from)?, Catalog::for_target(&to)?);
-    let mut n = 0;
+    let mut pinned_files = Vec::new();
     for (path, kind) in &outcome.files {
         if *kind != mytune::lint::system::FileKind::OptionFile {
             continue;
@@ -276,14 +287,20 @@ fn pin_defaults(outcome: &mytune::lint::LintOutcome, args: &LintArgs) -> anyhow:
         let text = mytune::input::read_text(path)?;
         if let Some(pinned) = mytune::lint::upgrade::pin_defaults(&text, &mine, &changes, from, to)
         {
-            let real = std::fs::canonicalize(path)?;
-            let mode = {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::metadata(&real)?.permissions().mode() & 0o7777
-            };
-            mytune::atomic::write(&real, pinned.as_bytes(), mode, mytune::atomic::Backup::None)?;
-            n += 1;
+            pinned_files.push((path.as_path(), pinned));
         }
     }
-    Ok(n)
+    // Every file or none, each keeping its owner, group and mode.
+    let batch: Vec<(&std::path::Path, &[u8])> = pinned_files
+        .iter()
+        .map(|(p, t)| (*p, t.as_bytes()))
+        .collect();
+    for ((path, _), w) in
+        pinned_files
+            .iter()
+            .zip(atomic::write_all(&batch, Perms::Shared, Backup::None)?)
+    {
+        super::tell_written(path, &w);
+    }
+    Ok(pinned_files.len())
 }

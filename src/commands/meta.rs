@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::CommandFactory;
 
+use mytune::atomic::{self, Backup, Perms};
+
 use crate::cli::{Cli, CompletionsArgs, HelpArgs, ManArgs};
 
 /// `mytune completions SHELL`: the completion script on standard output.
@@ -28,8 +30,22 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
-            clap_mangen::generate_to(cmd, dir)
-                .with_context(|| format!("cannot write the manual pages into {}", dir.display()))?;
+            // As clap_mangen::generate_to names them, written as every
+            // other output is: all or none, links followed, modes kept.
+            let mut cmd = cmd.disable_help_subcommand(true);
+            cmd.build();
+            let mut all = Vec::new();
+            pages(cmd, &mut all)?;
+            let paths: Vec<_> = all.iter().map(|(name, _)| dir.join(name)).collect();
+            let batch: Vec<(&std::path::Path, &[u8])> = paths
+                .iter()
+                .zip(&all)
+                .map(|(p, (_, text))| (p.as_path(), text.as_slice()))
+                .collect();
+            let written = atomic::write_all(&batch, Perms::Shared, Backup::None)?;
+            for (p, w) in paths.iter().zip(&written) {
+                super::tell_written(p, w);
+            }
             eprintln!("mytune: wrote the manual pages into {}", dir.display());
         }
         None => {
@@ -42,6 +58,19 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The manual page of `cmd` and of each of its visible subcommands, as
+/// (file name, text).
+fn pages(cmd: clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+        pages(sub, out)?;
+    }
+    let man = clap_mangen::Man::new(cmd);
+    let mut text = Vec::new();
+    man.render(&mut text)?;
+    out.push((man.get_filename(), text));
+    Ok(())
 }
 
 /// `mytune help [COMMAND]...`: the long help of mytune or of a command.

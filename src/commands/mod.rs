@@ -16,6 +16,7 @@ pub mod rules;
 use std::path::Path;
 use std::process::ExitCode;
 
+use mytune::atomic::{Backup, Perms, Written};
 use mytune::rules::RuleSet;
 
 pub use out::emit;
@@ -40,17 +41,25 @@ pub fn installed_server() -> Option<mytune::target::Target> {
     mytune::generate::host::installed_server()
 }
 
-/// Write `text` to `path` (`-o/--output`) atomically (a temporary file
-/// beside it, fsync, rename), so a failed write never leaves half a file;
-/// a report holds server data, so it is the owner's only.
-pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    let w = mytune::atomic::write(path, text.as_bytes(), 0o600, mytune::atomic::Backup::None)?;
-    if let Some(target) = w.replaced_link {
-        eprintln!(
-            "mytune: {} was a symbolic link to {}; replaced it with the file",
-            path.display(),
-            target.display()
+/// Write `text` to `path` (`-o/--output`) by the rules of
+/// [`mytune::atomic`]: atomically, a file replaced keeps its owner, group
+/// and mode, a new one gets `perms`, a symbolic link is followed.
+pub fn write_file(path: &Path, text: &str, perms: Perms) -> anyhow::Result<()> {
+    let w = mytune::atomic::write(path, text.as_bytes(), perms, Backup::None)?;
+    tell_written(path, &w);
+    Ok(())
+}
+
+/// The stderr lines a write owes its user: a link followed, a file kept.
+pub fn tell_written(given: &Path, w: &Written) {
+    if w.followed_link {
+        mytune::stderr_line!(
+            "mytune: {} is a symbolic link: wrote its target {} and kept the link",
+            given.display(),
+            w.file.display()
         );
     }
-    Ok(())
+    if let Some(bak) = &w.backup {
+        mytune::stderr_line!("mytune: kept the previous file as {}", bak.display());
+    }
 }

@@ -10,8 +10,9 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use crate::atomic::{self, Backup, Perms, WriteError, Written};
 
 use crate::rules::{Finding, Fix};
 
@@ -156,21 +157,19 @@ pub fn diff(plan: &FixPlan) -> String {
     out
 }
 
-/// Write the plan's files, each atomically and with its permission bits
-/// kept; a symbolic link is written through (its target is the file
-/// fixed). Returns the files written.
-pub fn write(plan: &FixPlan) -> Result<Vec<PathBuf>, String> {
-    let mut written = Vec::new();
-    for (path, (_, after)) in &plan.files {
-        let real = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mode = std::fs::metadata(&real)
-            .map(|m| m.permissions().mode() & 0o7777)
-            .unwrap_or(0o644);
-        crate::atomic::write(&real, after, mode, crate::atomic::Backup::None)
-            .map_err(|e| e.to_string())?;
-        written.push(path.clone());
-    }
-    Ok(written)
+/// Write the plan's files by the rules of [`crate::atomic`]: each keeps its
+/// owner, group and mode, a symbolic link is written through (its target is
+/// the file fixed), and every file is staged before any is replaced, so one
+/// that cannot be written safely leaves them all as they were. Returns each
+/// file as given with what its write did.
+pub fn write(plan: &FixPlan) -> Result<Vec<(PathBuf, Written)>, WriteError> {
+    let files: Vec<(&Path, &[u8])> = plan
+        .files
+        .iter()
+        .map(|(p, (_, after))| (p.as_path(), after.as_slice()))
+        .collect();
+    let written = atomic::write_all(&files, Perms::Shared, Backup::None)?;
+    Ok(plan.files.keys().cloned().zip(written).collect())
 }
 
 /// Is `file` one of `given` or under a directory of it? Both sides are

@@ -12,6 +12,7 @@
 
 pub mod apply;
 pub mod baseline;
+pub mod baseline_dest;
 pub mod checks;
 pub mod config;
 pub mod fix;

@@ -27,6 +27,13 @@
 //! When `mariadbd` is missing or does not start, `start` prints the reason and
 //! returns `None` so the test can skip — unless `MYTUNE_REQUIRE_LIVE=1`, then
 //! it panics with the reason.
+//!
+//! [`TestServer::start_as_user`] starts the server as a packaged one runs:
+//! as an unprivileged OS user (`mysql`) from its first instruction, as
+//! systemd's `User=mysql` starts it, not as root switching with `--user`
+//! after reading its option files. Only then does a file the server cannot
+//! read show: mariadbd skips an unreadable `!includedir` file without a
+//! word, which a root server would have read.
 
 #![allow(dead_code)]
 
@@ -65,6 +72,17 @@ pub struct TestServer {
     mariadbd: PathBuf,
     /// The open-files limit the server starts under (`ulimit -n`), if set.
     nofile: Option<u64>,
+    /// The OS user (uid, gid) the server runs as, when not the test's.
+    os_user: Option<(u32, u32)>,
+}
+
+/// How a throw-away server is started, besides its option file.
+#[derive(Debug, Clone, Copy, Default)]
+struct Launch {
+    /// `ulimit -n` for the server.
+    nofile: Option<u64>,
+    /// Run as this (uid, gid), owning its files.
+    os_user: Option<(u32, u32)>,
 }
 
 impl TestServer {
@@ -80,20 +98,42 @@ impl TestServer {
     /// Like [`TestServer::start`] but returns the reason instead of deciding
     /// whether to skip.
     pub fn try_start(extra_cnf: &str) -> Result<TestServer, String> {
-        Self::try_start_limited(extra_cnf, None)
+        Self::try_start_with(extra_cnf, Launch::default())
+    }
+
+    /// Start a server that runs as the OS user `user` (e.g. `mysql`) from
+    /// the start, owning its datadir and files, as a packaged server runs.
+    /// Needs root; otherwise skips (or panics under MYTUNE_REQUIRE_LIVE=1).
+    pub fn start_as_user(extra_cnf: &str, user: &str) -> Option<TestServer> {
+        let launch = if !is_root() {
+            Err(format!("starting a server as the user {user} needs root"))
+        } else {
+            os_user(user).map(|ids| Launch {
+                os_user: Some(ids),
+                ..Launch::default()
+            })
+        };
+        match launch.and_then(|l| Self::try_start_with(extra_cnf, l)) {
+            Ok(s) => Some(s),
+            Err(reason) => skip_or_panic(&format!("no throw-away mariadbd as {user}: {reason}")),
+        }
     }
 
     /// Start a server whose process may open at most `nofile` files (as a
     /// unit's `LimitNOFILE` would allow), so its start-up shows what the
     /// server does when the limit caps what it asks for.
     pub fn start_with_nofile(extra_cnf: &str, nofile: u64) -> Option<TestServer> {
-        match Self::try_start_limited(extra_cnf, Some(nofile)) {
+        let launch = Launch {
+            nofile: Some(nofile),
+            ..Launch::default()
+        };
+        match Self::try_start_with(extra_cnf, launch) {
             Ok(s) => Some(s),
             Err(reason) => skip_or_panic(&format!("no throw-away mariadbd: {reason}")),
         }
     }
 
-    fn try_start_limited(extra_cnf: &str, nofile: Option<u64>) -> Result<TestServer, String> {
+    fn try_start_with(extra_cnf: &str, launch: Launch) -> Result<TestServer, String> {
         let began = Instant::now();
         let mariadbd = find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
             .ok_or("mariadbd not found (install mariadb-server)")?;
@@ -116,8 +156,12 @@ impl TestServer {
             // continues the `[mariadbd]` group.
             let text = format!("[mariadbd]\n{BASE_CNF}\n{extra_cnf}\n");
             fs::write(&cnf, text).map_err(|e| format!("cannot write {}: {e}", cnf.display()))?;
+            if let Some((uid, gid)) = launch.os_user {
+                chown_tree(dir.path(), uid, gid)
+                    .map_err(|e| format!("cannot give the server's files to uid {uid}: {e}"))?;
+            }
             let log = dir.path().join("error.log");
-            let child = spawn_server(&mariadbd, dir.path(), &datadir, &socket, port, nofile)?;
+            let child = spawn_server(&mariadbd, dir.path(), &datadir, &socket, port, launch)?;
             let mut server = TestServer {
                 port,
                 socket,
@@ -126,7 +170,8 @@ impl TestServer {
                 child,
                 dir,
                 mariadbd: mariadbd.clone(),
-                nofile,
+                nofile: launch.nofile,
+                os_user: launch.os_user,
             };
             match server.wait_ready(&log) {
                 Ok(()) => {
@@ -151,7 +196,10 @@ impl TestServer {
             &self.datadir,
             &self.socket,
             self.port,
-            self.nofile,
+            Launch {
+                nofile: self.nofile,
+                os_user: self.os_user,
+            },
         )?;
         let log = self.dir.path().join("error.log");
         self.wait_ready(&log)
@@ -459,7 +507,7 @@ fn spawn_server(
     datadir: &Path,
     socket: &Path,
     port: u16,
-    nofile: Option<u64>,
+    launch: Launch,
 ) -> Result<Child, String> {
     let mut args = vec![
         format!("--defaults-file={}", dir.join("my.cnf").display()),
@@ -475,10 +523,10 @@ fn spawn_server(
         // the same moment.
         format!("--tmpdir={}", dir.display()),
     ];
-    if is_root() {
+    if is_root() && launch.os_user.is_none() {
         args.push("--user=root".into());
     }
-    let mut cmd = match nofile {
+    let mut cmd = match launch.nofile {
         // The shell lowers the limit, then becomes the server. Root could
         // raise it again (CAP_SYS_RESOURCE): setpriv drops that capability
         // from the bounding set first, as a unit's non-root server lacks it.
@@ -510,9 +558,41 @@ fn spawn_server(
             c
         }
     };
+    if let Some((uid, gid)) = launch.os_user {
+        // Set before exec; as root, std also drops the supplementary groups.
+        use std::os::unix::process::CommandExt;
+        cmd.uid(uid).gid(gid);
+    }
     cmd.stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", mariadbd.display()))
+}
+
+/// The (uid, gid) of the OS user `name`, from /etc/passwd.
+pub fn os_user(name: &str) -> Result<(u32, u32), String> {
+    let passwd = fs::read_to_string("/etc/passwd").map_err(|e| format!("/etc/passwd: {e}"))?;
+    passwd
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            (f.len() > 3 && f[0] == name).then(|| Some((f[2].parse().ok()?, f[3].parse().ok()?)))?
+        })
+        .ok_or_else(|| format!("no OS user {name} in /etc/passwd"))
+}
+
+/// Give `dir` and everything under it to (uid, gid), links themselves
+/// rather than their targets.
+pub fn chown_tree(dir: &Path, uid: u32, gid: u32) -> std::io::Result<()> {
+    std::os::unix::fs::lchown(dir, Some(uid), Some(gid))?;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            chown_tree(&entry.path(), uid, gid)?;
+        } else {
+            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(gid))?;
+        }
+    }
+    Ok(())
 }
