@@ -153,6 +153,44 @@ impl FixContext<'_> {
         Some(self.edit(&e.location, old.clone(), text))
     }
 
+    /// A unique prefix written out as the name the server expands it to.
+    /// The server matches the whole name as written (after `loose-`)
+    /// before it strips `skip-` and the other prefix words, so
+    /// `skip-name-r` is `skip-name-resolve`, not `skip-` + `name-r…`: the
+    /// prefix words written stay only when the server stripped them.
+    fn expand_prefix(&self, e: &OptionEntry, full: &str) -> Option<LineEdit> {
+        let whole = cnf::canonical_name(
+            e.raw_name
+                .trim_start_matches("loose-")
+                .trim_start_matches("loose_"),
+        );
+        if !full.starts_with(&whole) {
+            return self.rename(e, full);
+        }
+        if self.set_elsewhere(e, full) {
+            return None;
+        }
+        let old = self.line(&e.location)?.to_string();
+        let p = parts(&old)?;
+        if p.name != e.raw_name {
+            return None;
+        }
+        let loose = &p.name[..p.name.len()
+            - p.name
+                .trim_start_matches("loose-")
+                .trim_start_matches("loose_")
+                .len()];
+        let written = &p.name[loose.len()..];
+        let text = format!(
+            "{}{loose}{}{}{}",
+            p.indent,
+            styled(full, written),
+            p.value,
+            p.comment
+        );
+        Some(self.edit(&e.location, old.clone(), text))
+    }
+
     /// The line as `name = value` (prefix words other than `loose-`
     /// dropped: the value says it all).
     fn rewrite(&self, e: &OptionEntry, name: &str, value: &str) -> Option<LineEdit> {
@@ -179,9 +217,11 @@ impl FixContext<'_> {
         Some(self.edit(loc, old.clone(), text))
     }
 
-    /// Would the rewritten line draw a finding about its name (or a
-    /// refusal the old line did not have)? Then it is no fix.
-    fn judged_clean(&self, e: &OptionEntry, edit: &LineEdit, was_refused: bool) -> bool {
+    /// Would the rewritten line draw a finding about its name, or be
+    /// refused? Then it is no fix: a line the server refuses for its value
+    /// (`profil = ON`, taken as `profiling_history_size`) is refused under
+    /// its full name too, and renaming it only hides where the problem is.
+    fn judged_clean(&self, e: &OptionEntry, edit: &LineEdit) -> bool {
         let text = format!("[{}]\n{}\n", e.group, edit.text);
         let loaded = cnf::load_str(&text, Path::new("fix.cnf"));
         let Some(new) = loaded.entries.first() else {
@@ -201,20 +241,15 @@ impl FixContext<'_> {
                     | Reason::Prefix { .. }
                     | Reason::AmbiguousPrefix { .. }
             );
-            !about_name && (was_refused || j.effect != Effect::Refuses)
+            !about_name && j.effect != Effect::Refuses
         })
     }
 
     fn checked(&self, e: &OptionEntry, description: String, edits: Vec<LineEdit>) -> Option<Fix> {
-        let was_refused = self
-            .catalog
-            .judge_line(e, self.ctx)
-            .iter()
-            .any(|j| j.effect == Effect::Refuses);
         let own = edits
             .iter()
             .find(|x| x.file == e.location.file && x.line == e.location.line);
-        if own.is_some_and(|x| !self.judged_clean(e, x, was_refused)) {
+        if own.is_some_and(|x| !self.judged_clean(e, x)) {
             return None;
         }
         Some(Fix { description, edits })
@@ -231,7 +266,7 @@ impl FixContext<'_> {
             crate::catalog::release_name(self.ctx.target.unwrap_or_else(|| self.catalog.target()));
         match reason {
             Reason::Prefix { full, .. } => {
-                let edit = self.rename(e, full)?;
+                let edit = self.expand_prefix(e, full)?;
                 self.checked(e, format!("write the full name {full}"), vec![edit])
             }
             Reason::Removed { ignored: true, .. } => {
