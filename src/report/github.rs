@@ -50,7 +50,8 @@ pub fn render(findings: &[Finding]) -> String {
         let message = match &f.fix {
             Some(fix) => format!(
                 "{} (`mytune lint --fix` mends it: {})",
-                f.message, fix.description
+                f.message,
+                crate::secrets::shown_description(fix)
             ),
             None => f.message.clone(),
         };

@@ -4,7 +4,8 @@
 //! helpUri), one result per finding with its file:line region. Severity maps
 //! to SARIF levels one to one (crit error, warn warning, info note). A
 //! finding `lint --fix` can mend carries the edit as a SARIF `fix`, so code
-//! scanning can offer it.
+//! scanning can offer it — unless the edit's lines hold a secret: then the
+//! message names the fix and the edit stays out.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -79,11 +80,22 @@ pub fn render(findings: &[Finding]) -> String {
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
+            // A code-scanning service applies a fix's text as it stands, so
+            // a fix whose lines hold a secret is named, never carried.
+            let secret_fix = f.fix.as_ref().and_then(crate::secrets::masked_fix);
+            let message = match &secret_fix {
+                Some(m) => format!(
+                    "{} (`mytune lint --fix` mends it: {}; the edit is not included here because its \
+                     line holds a secret)",
+                    f.message, m.description
+                ),
+                None => f.message.clone(),
+            };
             let mut r = json!({
                 "ruleId": f.code,
                 "ruleIndex": index[f.code.as_str()],
                 "level": level(f.severity),
-                "message": { "text": f.message },
+                "message": { "text": message },
                 "properties": { "confidence": f.confidence.as_str() },
             });
             if let Some(loc) = &f.location {
@@ -98,7 +110,7 @@ pub fn render(findings: &[Finding]) -> String {
                     }
                 }]);
             }
-            if let Some(fix) = &f.fix {
+            if let (Some(fix), None) = (&f.fix, &secret_fix) {
                 r["fixes"] = json!([sarif_fix(fix)]);
             }
             for (key, v) in [
