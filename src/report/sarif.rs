@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::safe::escape;
 use crate::rules::{Finding, Fix, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -91,6 +92,8 @@ pub fn render(findings: &[Finding]) -> String {
                 ),
                 None => f.message.clone(),
             };
+            // No control character reaches a viewer (JSON would carry it).
+            let message = escape(&message);
             let mut r = json!({
                 "ruleId": f.code,
                 "ruleIndex": index[f.code.as_str()],
@@ -119,7 +122,7 @@ pub fn render(findings: &[Finding]) -> String {
                 ("recommended", &f.recommended),
             ] {
                 if let Some(v) = v {
-                    r["properties"][key] = json!(v);
+                    r["properties"][key] = json!(escape(v));
                 }
             }
             r
@@ -170,7 +173,7 @@ fn sarif_fix(fix: &Fix) -> Value {
         })
         .collect();
     json!({
-        "description": { "text": fix.description },
+        "description": { "text": escape(&fix.description) },
         "artifactChanges": changes,
     })
 }
