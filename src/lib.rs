@@ -16,6 +16,7 @@ pub mod input;
 pub mod lint;
 pub mod report;
 pub mod rules;
+pub mod secrets;
 pub mod target;
 pub mod units;
 

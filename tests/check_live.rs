@@ -133,7 +133,7 @@ fn defaults_report_small_buffer_pool_in_every_format() {
     );
     assert!(
         md.contains(
-            "| MT101 `innodb-buffer-pool-too-small` | innodb | `innodb_buffer_pool_size` | `32M` → "
+            "| MT101 `innodb-buffer-pool-too-small` | innodb | <code>innodb_buffer_pool_size</code> | <code>32M</code> → "
         ),
         "{md}"
     );
@@ -361,7 +361,7 @@ fn drift_between_option_file_and_running_server() {
         &[&args[..], &["--format", "markdown", "--only", "MT011"]].concat(),
     ));
     assert!(
-        md.contains("| MT011 `option-file-drift` | config | `max_connections`"),
+        md.contains("| MT011 `option-file-drift` | config | <code>max_connections</code>"),
         "{md}"
     );
     assert!(!md.contains("MT012"), "{md}");

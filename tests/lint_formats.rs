@@ -169,7 +169,7 @@ fn markdown_table() {
     assert!(out.starts_with("## mytune lint\n"), "{out}");
     assert!(out.contains("| severity | code | location | message |"));
     assert!(out.contains(
-        "| crit | [MT004](https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html \"option-deprecated\") | `tests/fixtures/lint/project/etc/mysql/my.cnf:6:1` |"
+        "| crit | [MT004](https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html \"option-deprecated\") | <code>tests/fixtures/lint/project/etc/mysql/my.cnf:6:1</code> |"
     ), "{out}");
     let rows = out
         .lines()

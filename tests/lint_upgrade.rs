@@ -159,11 +159,9 @@ fn pin_defaults_writes_the_old_defaults_and_the_upgrade_changes_nothing() {
     );
     assert!(text.contains("\ninnodb_io_capacity = 200\n"), "{text}");
     assert!(text.contains("\ninnodb_log_buffer_size = 16M\n"), "{text}");
-    // Only the flag 8.4 adds, turned off: the old list whole would keep it on.
-    assert!(
-        text.contains("\noptimizer_switch = hash_set_operations=off\n"),
-        "{text}"
-    );
+    // The only flag difference is one 8.0 lacks (hash_set_operations): no
+    // value is invented for it, so optimizer_switch is not written.
+    assert!(!text.contains("optimizer_switch"), "{text}");
     // A deprecated variable is not pinned (it would draw its own warning).
     assert!(!text.contains("temptable_use_mmap"), "{text}");
     // group_replication_consistency is a server option in MySQL 8.0.41's
@@ -173,13 +171,16 @@ fn pin_defaults_writes_the_old_defaults_and_the_upgrade_changes_nothing() {
         "{text}"
     );
     let found = upgrade("mysql-8.0", "mysql-8.4", &text);
-    for var in [
-        "innodb_io_capacity",
-        "innodb_log_buffer_size",
-        "optimizer_switch",
-    ] {
+    for var in ["innodb_io_capacity", "innodb_log_buffer_size"] {
         assert!(message(&found, "MT023", var).is_none(), "{var}: {found:?}");
     }
+    let m = message(&found, "MT023", "optimizer_switch").unwrap();
+    assert!(
+        m.contains("adds hash_set_operations=on")
+            && m.contains("stay at its default")
+            && !m.contains("write "),
+        "{m}"
+    );
     // A pin a rule would contradict is not written, and the report says
     // why: with fsync written, MT121 recommends O_DIRECT (one plan).
     assert!(!text.contains("innodb_flush_method"), "{text}");
@@ -240,4 +241,173 @@ fn check_upgrade_to_reports_the_defaults_a_running_server_would_change() {
         "{m}"
     );
     assert_eq!(undo["current"], "0");
+}
+
+/// `lint --fix --pin-defaults` on FILE_TEXT from FROM to TO: the pinned
+/// file, and lint's findings on it (code, variable, message).
+fn pinned(from: &str, to: &str, text: &str) -> (String, Vec<(String, String, String)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my.cnf");
+    fs::write(&path, text).unwrap();
+    let out = mytune(&[
+        "lint",
+        "--from",
+        from,
+        "--target",
+        to,
+        "--fix",
+        "--pin-defaults",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("pinned the old defaults in 1 file(s)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = fs::read_to_string(&path).unwrap();
+    let found = upgrade(from, to, &text);
+    (text, found)
+}
+
+/// Issue 50 (3): 10.6 has neither hash_join_cardinality nor cset_narrowing
+/// (its catalog is MariaDB 10.6.12's own SYSTEM_VARIABLES), so nothing of
+/// them is pinned "as 10.6's default", and no flag 10.6 had differs.
+#[test]
+fn pin_defaults_10_6_to_10_11_invents_no_optimizer_flag() {
+    let (text, found) = pinned(
+        "mariadb-10.6",
+        "mariadb-10.11",
+        "[mysqld]\nmax_connections = 100\n",
+    );
+    assert!(!text.contains("optimizer_switch"), "{text}");
+    assert!(
+        !text.contains("hash_join_cardinality") && !text.contains("cset_narrowing"),
+        "{text}"
+    );
+    // What is pinned the 10.11 server takes as written (no clamped 8K
+    // innodb_log_write_ahead_size, no TLSv1.1 it warns about).
+    assert!(text.contains("\noptimizer_prune_level = 1\n"), "{text}");
+    assert!(
+        !text.contains("innodb_log_write_ahead_size") && !text.contains("tls_version"),
+        "{text}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|(c, ..)| c.as_str() >= "MT001" && c.as_str() < "MT023"),
+        "{found:?}"
+    );
+    let m = message(&found, "MT023", "optimizer_switch").unwrap();
+    assert!(
+        m.contains("MariaDB 10.6.12 had no such behaviour to keep"),
+        "{m}"
+    );
+    let m = message(&found, "MT023", "innodb_log_write_ahead_size").unwrap();
+    assert!(m.contains("not pinned") && m.contains("maximum 4K"), "{m}");
+}
+
+/// Issue 50 (3): MySQL 5.7 has none of the flags 8.0 adds to
+/// optimizer_switch, so none is pinned (hypergraph_optimizer=on,
+/// subquery_to_derived=on and use_invisible_indexes=on were); and 5.7's
+/// sql_mode, whose NO_AUTO_CREATE_USER 8.0 refuses at start, is not
+/// pinned either.
+#[test]
+fn pin_defaults_5_7_to_8_0_invents_no_optimizer_flag() {
+    let (text, found) = pinned(
+        "mysql-5.7",
+        "mysql-8.0",
+        "[mysqld]\nmax_connections = 100\n",
+    );
+    for flag in [
+        "optimizer_switch",
+        "hypergraph_optimizer",
+        "subquery_to_derived",
+        "use_invisible_indexes",
+        "NO_AUTO_CREATE_USER",
+    ] {
+        assert!(!text.contains(flag), "{flag}: {text}");
+    }
+    assert!(text.contains("\ncharacter_set_server = latin1\n"), "{text}");
+    assert!(
+        !found
+            .iter()
+            .any(|(c, ..)| c.as_str() >= "MT001" && c.as_str() < "MT023"),
+        "the pins draw no option-file finding: {found:?}"
+    );
+    let m = message(&found, "MT023", "sql_mode").unwrap();
+    assert!(m.contains("does not accept NO_AUTO_CREATE_USER"), "{m}");
+}
+
+/// Issue 50 (3), on a real server: MariaDB 10.11 started on the file
+/// `--pin-defaults` wrote for 10.6 runs every optimizer flag 10.6 had with
+/// 10.6's default (from the 10.6 catalog) and every flag 10.6 lacked with
+/// 10.11's default; every other pinned variable runs with 10.6's default.
+#[test]
+fn pinned_10_6_file_starts_10_11_with_10_6_behaviour() {
+    use mytune::catalog::{Catalog, upgrade::same_value};
+    let (text, _) = pinned(
+        "mariadb-10.6",
+        "mariadb-10.11",
+        "[mysqld]\nmax_connections = 100\n",
+    );
+    let Some(server) = mariadb::TestServer::start(&text) else {
+        return;
+    };
+    let old = Catalog::for_target(&"mariadb-10.6".parse().unwrap()).unwrap();
+    let new = Catalog::for_target(&"mariadb-10.11".parse().unwrap()).unwrap();
+    let flags = |v: &str| -> Vec<(String, String)> {
+        v.trim()
+            .split(',')
+            .filter_map(|i| i.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let default_of = |c: &Catalog| {
+        flags(
+            c.get("optimizer_switch")
+                .unwrap()
+                .default
+                .as_deref()
+                .unwrap(),
+        )
+    };
+    let (was, now) = (default_of(old), default_of(new));
+    let running = flags(&server.sql("SELECT @@global.optimizer_switch").unwrap());
+    assert!(!running.is_empty());
+    for (flag, value) in &running {
+        let expected = was
+            .iter()
+            .chain(now.iter())
+            .find(|(k, _)| k == flag)
+            .unwrap_or_else(|| panic!("{flag} is in neither catalog"));
+        assert_eq!(
+            value,
+            &expected.1,
+            "{flag}: 10.6 had it as {:?}",
+            was.iter().find(|(k, _)| k == flag)
+        );
+    }
+    for (flag, _) in &was {
+        assert!(running.iter().any(|(k, _)| k == flag), "10.11 lacks {flag}");
+    }
+    // Every pinned variable runs with 10.6's default.
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(" = "))
+    {
+        let (name, _) = line.split_once(" = ").unwrap();
+        if name == "max_connections" {
+            continue;
+        }
+        let var = old.get(name).unwrap();
+        let running = server.sql(&format!("SELECT @@global.{name}")).unwrap();
+        assert!(
+            same_value(&var.kind, running.trim(), var.default.as_deref().unwrap()),
+            "{name} runs with {running:?}, 10.6's default is {:?}",
+            var.default
+        );
+        checked += 1;
+    }
+    assert!(checked >= 4, "{text}");
 }

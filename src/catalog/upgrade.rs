@@ -119,6 +119,52 @@ fn items(v: &str) -> Vec<String> {
         .collect()
 }
 
+/// Two `name=on|off` flag lists (`optimizer_switch`) compared flag by flag.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlagDiff {
+    /// Flags both lists have, with another value in each: (flag, old, new).
+    pub changed: Vec<(String, String, String)>,
+    /// Flags only the newer list has, with their value there: the older
+    /// release had no such behaviour, so there is nothing of it to keep.
+    pub only_new: Vec<(String, String)>,
+    /// Flags only the older list has: the newer release refuses them.
+    pub only_old: Vec<(String, String)>,
+}
+
+/// `name=value` pairs of a flag list; `None` when an item is not one.
+fn flag_pairs(v: &str) -> Option<Vec<(String, String)>> {
+    v.split(',')
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+        .map(|i| {
+            i.split_once('=')
+                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_ascii_lowercase()))
+        })
+        .collect()
+}
+
+/// Compare two flag lists flag by flag; `None` when either is not a
+/// `name=value` list (then it is a plain value or a set of names).
+pub fn flag_diff(old: &str, new: &str) -> Option<FlagDiff> {
+    let (before, after) = (flag_pairs(old)?, flag_pairs(new)?);
+    if before.is_empty() || after.is_empty() {
+        return None;
+    }
+    let mut d = FlagDiff::default();
+    for (k, v) in &after {
+        match before.iter().find(|(b, _)| b == k) {
+            Some((_, was)) if was != v => d.changed.push((k.clone(), was.clone(), v.clone())),
+            Some(_) => {}
+            None => d.only_new.push((k.clone(), v.clone())),
+        }
+    }
+    d.only_old = before
+        .into_iter()
+        .filter(|(k, _)| !after.iter().any(|(a, _)| a == k))
+        .collect();
+    Some(d)
+}
+
 /// Every variable both catalogs have (current or deprecated in `new`)
 /// whose default differs, sorted by name.
 pub fn default_changes<'c>(old: &Catalog, new: &'c Catalog) -> Vec<DefaultChange<'c>> {
@@ -309,6 +355,37 @@ mod tests {
             has(&c, "innodb_undo_tablespaces", Some("0"), Some("3")),
             "{c:?}"
         );
+    }
+
+    /// The flags MariaDB 10.6.12 has (its catalog, from the server's own
+    /// `information_schema.SYSTEM_VARIABLES`) keep their value in 10.11;
+    /// the two 10.11 adds are new, not changed.
+    #[test]
+    fn optimizer_switch_10_6_to_10_11_differs_only_by_new_flags() {
+        let old = Catalog::for_target(&"mariadb-10.6".parse::<Target>().unwrap()).unwrap();
+        let new = Catalog::for_target(&"mariadb-10.11".parse::<Target>().unwrap()).unwrap();
+        let (a, b) = (
+            old.get("optimizer_switch")
+                .unwrap()
+                .default
+                .as_deref()
+                .unwrap(),
+            new.get("optimizer_switch")
+                .unwrap()
+                .default
+                .as_deref()
+                .unwrap(),
+        );
+        let d = flag_diff(a, b).unwrap();
+        assert!(d.changed.is_empty() && d.only_old.is_empty(), "{d:?}");
+        assert_eq!(
+            d.only_new,
+            [
+                ("hash_join_cardinality".to_string(), "off".to_string()),
+                ("cset_narrowing".to_string(), "off".to_string())
+            ]
+        );
+        assert!(flag_diff("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES", b).is_none());
     }
 
     #[test]

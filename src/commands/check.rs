@@ -380,7 +380,7 @@ fn upgrade_findings(
     let changes = mytune::catalog::upgrade::default_changes(old, new);
     let from = from.resolved();
     let mut out =
-        mytune::lint::upgrade::running_default_findings(&changes, &server.variables, from, to);
+        mytune::lint::upgrade::running_default_findings(&changes, new, &server.variables, from, to);
     for file in config {
         let loaded = mytune::cnf::load(file).map_err(|e| anyhow::anyhow!("{e}"))?;
         let effective = loaded.effective(&mytune::cnf::server_groups(&to));

@@ -129,7 +129,15 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
             n => format!("; {n} more overlap them on the same lines: run --fix again"),
         };
         if args.diff {
-            super::emit(&apply::diff(&plan))?;
+            let diff = apply::diff(&plan);
+            super::emit(&diff.text)?;
+            for (path, n) in &diff.hidden {
+                mytune::stderr_line!(
+                    "mytune: {n} change(s) to {} not shown: their lines hold a secret (a password, \
+                     wsrep_sst_auth, ...); `mytune lint --fix` applies them",
+                    path.display()
+                );
+            }
             eprintln!(
                 "mytune: {} fix(es) in {} file(s) would be applied{later}",
                 plan.applied,

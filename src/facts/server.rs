@@ -210,7 +210,7 @@ pub fn is_credential_name(name: &str) -> bool {
 
 /// Switches and numbers are settings (`strict_password_validation = ON`),
 /// not credentials.
-fn is_setting_value(value: &str) -> bool {
+pub(crate) fn is_setting_value(value: &str) -> bool {
     let v = value.trim();
     ["ON", "OFF", "TRUE", "FALSE", "YES", "NO"]
         .iter()

@@ -59,7 +59,7 @@ pub fn plan(
         if let Some(outside) = fix.edits.iter().find(|e| !may_write(&e.file)) {
             out.skipped.push(format!(
                 "{at}{} ({}): not applied, {} is not under the paths given",
-                fix.description,
+                crate::secrets::shown_description(fix),
                 f.code,
                 outside.file.display()
             ));
@@ -70,7 +70,8 @@ pub fn plan(
             Ok(false) => out.deferred += 1,
             Err(why) => out.skipped.push(format!(
                 "{at}{} ({}): not applied, {why}",
-                fix.description, f.code
+                crate::secrets::shown_description(fix),
+                f.code
             )),
         }
     }
@@ -139,20 +140,45 @@ fn take(
     Ok(true)
 }
 
+/// A unified diff of a plan, and the hunks it leaves out.
+#[derive(Debug, Default)]
+pub struct Diff {
+    pub text: String,
+    /// Per file, how many hunks were left out because one of their lines
+    /// (changed or context) holds a secret.
+    pub hidden: BTreeMap<PathBuf, usize>,
+}
+
 /// A unified diff of the plan, as `diff -u` prints it, file by file, with
 /// each file's path as given on both sides (`patch -p0` applies it).
-pub fn diff(plan: &FixPlan) -> String {
-    let mut out = String::new();
+///
+/// A hunk any line of which holds a secret ([`crate::secrets`]) is left out
+/// whole: masked, it would no longer apply, and shown, it would print the
+/// secret. [`Diff::hidden`] counts them so the caller can say that `--fix`
+/// applies them.
+pub fn diff(plan: &FixPlan) -> Diff {
+    let mut out = Diff::default();
     for (path, (before, after)) in &plan.files {
         let a = String::from_utf8_lossy(before);
         let b = String::from_utf8_lossy(after);
         let name = path.display().to_string();
         let text = similar::TextDiff::from_lines(a.as_ref(), b.as_ref());
-        let _ = write!(
-            out,
-            "{}",
-            text.unified_diff().context_radius(3).header(&name, &name)
-        );
+        let mut unified = text.unified_diff();
+        unified.context_radius(3);
+        let mut header = true;
+        for hunk in unified.iter_hunks() {
+            if hunk
+                .iter_changes()
+                .any(|c| crate::secrets::holds_secret(c.value().trim_end_matches(['\n', '\r'])))
+            {
+                *out.hidden.entry(path.clone()).or_default() += 1;
+                continue;
+            }
+            if std::mem::take(&mut header) {
+                let _ = write!(out.text, "--- {name}\n+++ {name}\n");
+            }
+            let _ = write!(out.text, "{hunk}");
+        }
     }
     out
 }

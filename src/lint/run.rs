@@ -399,9 +399,16 @@ fn lint_group(
                 .collect();
         if let Some(from) = from {
             found.extend(
-                super::upgrade::default_findings(&changes, &config, from, target, &input.path)
-                    .into_iter()
-                    .map(|f| (f, Some(input.path.clone()))),
+                super::upgrade::default_findings(
+                    &changes,
+                    catalog,
+                    &config,
+                    from,
+                    target,
+                    &input.path,
+                )
+                .into_iter()
+                .map(|f| (f, Some(input.path.clone()))),
             );
         }
         if config.options.is_empty() {

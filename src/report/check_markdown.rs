@@ -1,10 +1,13 @@
 //! The `check` report as Markdown, for tickets and wikis: a facts table,
 //! findings per severity in tables, the suggested changes in an `ini` code
-//! block, and the summary line.
+//! block, and the summary line. What came from the server or a file (user
+//! names of failed logins, variable values, paths) goes through
+//! [`super::safe`]'s Markdown helpers, as in lint's Markdown.
 
 use std::fmt::Write;
 
 use super::check_text::{changes_block, flavor_name, summary_line};
+use super::safe::{markdown as cell, markdown_code as code, markdown_fence};
 use crate::check::CheckReport;
 use crate::units;
 
@@ -84,9 +87,12 @@ pub fn render(r: &CheckReport) -> String {
         }
     }
     if !r.changes.is_empty() {
-        out.push_str("\n## Suggested changes\n\n```ini\n");
-        out.push_str(&changes_block(r));
-        out.push_str("```\n");
+        let block = changes_block(r);
+        let fence = markdown_fence(&block);
+        let _ = write!(
+            out,
+            "\n## Suggested changes\n\n{fence}ini\n{block}{fence}\n"
+        );
     }
     if !r.not_applicable.is_empty() {
         out.push_str("\n## Not applicable\n\n");
@@ -96,16 +102,4 @@ pub fn render(r: &CheckReport) -> String {
     }
     let _ = writeln!(out, "\n{}", summary_line(r));
     out
-}
-
-/// Table-cell text: pipes escaped, line breaks folded.
-/// A table cell: one line (line breaks become spaces), control characters
-/// escaped ([`super::safe`]), pipes escaped.
-fn cell(s: &str) -> String {
-    super::safe::escape(&s.replace(['\n', '\r'], " ")).replace('|', "\\|")
-}
-
-fn code(s: &str) -> String {
-    let one_line = super::safe::escape(&s.replace(['\n', '\r'], " ")).into_owned();
-    format!("`{}`", one_line.replace('`', "'").replace('|', "\\|"))
 }

@@ -4,23 +4,8 @@
 
 use std::fmt::Write;
 
+use super::safe::{github_data as data, github_property as property};
 use crate::rules::{Finding, Severity};
-
-/// Escape the message part of a workflow command: GitHub's own escapes for
-/// `%`, CR and LF, then other control characters (terminal escape sequences)
-/// written visibly ([`super::safe`]).
-fn data(s: &str) -> String {
-    let encoded = s
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A");
-    super::safe::escape(&encoded).into_owned()
-}
-
-/// Escape a property value of a workflow command.
-fn property(s: &str) -> String {
-    data(s).replace(':', "%3A").replace(',', "%2C")
-}
 
 /// One annotation per finding.
 pub fn render(findings: &[Finding]) -> String {
@@ -50,7 +35,8 @@ pub fn render(findings: &[Finding]) -> String {
         let message = match &f.fix {
             Some(fix) => format!(
                 "{} (`mytune lint --fix` mends it: {})",
-                f.message, fix.description
+                f.message,
+                crate::secrets::shown_description(fix)
             ),
             None => f.message.clone(),
         };

@@ -1,20 +1,13 @@
 //! A Markdown report: a summary line and a table of findings, for a
-//! pull-request comment or `$GITHUB_STEP_SUMMARY`.
+//! pull-request comment or `$GITHUB_STEP_SUMMARY`. Everything from a file
+//! (paths, values in messages) goes through [`super::safe::markdown`], so
+//! no value becomes HTML, a link or another cell.
 
 use std::fmt::Write;
 
 use super::Counts;
+use super::safe::{markdown as cell, markdown_code};
 use crate::rules::Finding;
-
-/// Escape text for a table cell.
-fn cell(s: &str) -> String {
-    // Line breaks become spaces (a table row is one line); other control
-    // characters are written as escapes, so no value starts a line.
-    super::safe::escape(&s.replace(['\n', '\r'], " "))
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('<', "&lt;")
-}
 
 pub fn render(findings: &[Finding], what: &str) -> String {
     let mut out = String::from("## mytune lint\n\n");
@@ -38,7 +31,7 @@ pub fn render(findings: &[Finding], what: &str) -> String {
         let loc = f
             .location
             .as_ref()
-            .map(|l| format!("`{}`", cell(&l.to_string())))
+            .map(|l| markdown_code(&l.to_string()))
             .unwrap_or_default();
         let code = match f.sources.iter().find_map(|s| s.url.as_deref()) {
             Some(u) => format!("[{}]({u} \"{}\")", f.code, cell(&f.name)),

@@ -4,13 +4,15 @@
 //! helpUri), one result per finding with its file:line region. Severity maps
 //! to SARIF levels one to one (crit error, warn warning, info note). A
 //! finding `lint --fix` can mend carries the edit as a SARIF `fix`, so code
-//! scanning can offer it.
+//! scanning can offer it — unless the edit's lines hold a secret: then the
+//! message names the fix and the edit stays out.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::safe::escape;
 use crate::rules::{Finding, Fix, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -79,11 +81,24 @@ pub fn render(findings: &[Finding]) -> String {
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
+            // A code-scanning service applies a fix's text as it stands, so
+            // a fix whose lines hold a secret is named, never carried.
+            let secret_fix = f.fix.as_ref().and_then(crate::secrets::masked_fix);
+            let message = match &secret_fix {
+                Some(m) => format!(
+                    "{} (`mytune lint --fix` mends it: {}; the edit is not included here because its \
+                     line holds a secret)",
+                    f.message, m.description
+                ),
+                None => f.message.clone(),
+            };
+            // No control character reaches a viewer (JSON would carry it).
+            let message = escape(&message);
             let mut r = json!({
                 "ruleId": f.code,
                 "ruleIndex": index[f.code.as_str()],
                 "level": level(f.severity),
-                "message": { "text": f.message },
+                "message": { "text": message },
                 "properties": { "confidence": f.confidence.as_str() },
             });
             if let Some(loc) = &f.location {
@@ -98,7 +113,7 @@ pub fn render(findings: &[Finding]) -> String {
                     }
                 }]);
             }
-            if let Some(fix) = &f.fix {
+            if let (Some(fix), None) = (&f.fix, &secret_fix) {
                 r["fixes"] = json!([sarif_fix(fix)]);
             }
             for (key, v) in [
@@ -107,7 +122,7 @@ pub fn render(findings: &[Finding]) -> String {
                 ("recommended", &f.recommended),
             ] {
                 if let Some(v) = v {
-                    r["properties"][key] = json!(v);
+                    r["properties"][key] = json!(escape(v));
                 }
             }
             r
@@ -158,7 +173,7 @@ fn sarif_fix(fix: &Fix) -> Value {
         })
         .collect();
     json!({
-        "description": { "text": fix.description },
+        "description": { "text": escape(&fix.description) },
         "artifactChanges": changes,
     })
 }

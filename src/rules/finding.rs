@@ -43,12 +43,31 @@ pub struct Finding {
 /// Edits that mend a finding. Each replaces one whole line by one line, so
 /// applying a fix never moves another line and every other finding's
 /// location stays true.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+///
+/// Serialized (the JSON report) with every secret its lines hold shown as
+/// `***` and `"masked": true` ([`crate::secrets::masked_fix`]): the real
+/// lines stay with `lint --fix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fix {
     /// What the fix does, for a user (`rename tx_isolation to
     /// transaction_isolation`).
     pub description: String,
     pub edits: Vec<LineEdit>,
+}
+
+impl Serialize for Fix {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let masked = crate::secrets::masked_fix(self);
+        let shown = masked.as_ref().unwrap_or(self);
+        let mut st = s.serialize_struct("Fix", 2 + usize::from(masked.is_some()))?;
+        st.serialize_field("description", &shown.description)?;
+        st.serialize_field("edits", &shown.edits)?;
+        if masked.is_some() {
+            st.serialize_field("masked", &true)?;
+        }
+        st.end()
+    }
 }
 
 /// One line's replacement.
