@@ -65,6 +65,8 @@ pub struct TestServer {
     mariadbd: PathBuf,
     /// The open-files limit the server starts under (`ulimit -n`), if set.
     nofile: Option<u64>,
+    /// What it listens on (`--bind-address`).
+    bind_address: String,
 }
 
 impl TestServer {
@@ -80,20 +82,36 @@ impl TestServer {
     /// Like [`TestServer::start`] but returns the reason instead of deciding
     /// whether to skip.
     pub fn try_start(extra_cnf: &str) -> Result<TestServer, String> {
-        Self::try_start_limited(extra_cnf, None)
+        Self::try_start_limited(extra_cnf, None, "127.0.0.1")
+    }
+
+    /// Start a server listening on `bind_address` instead of 127.0.0.1
+    /// alone: `0.0.0.0` for a server that listens beyond loopback, as a
+    /// production server does (rules such as MT208 are silent on a
+    /// loopback-only server). Its accounts are the template's: root and the
+    /// anonymous accounts match only clients on this machine.
+    pub fn start_bound(extra_cnf: &str, bind_address: &str) -> Option<TestServer> {
+        match Self::try_start_limited(extra_cnf, None, bind_address) {
+            Ok(s) => Some(s),
+            Err(reason) => skip_or_panic(&format!("no throw-away mariadbd: {reason}")),
+        }
     }
 
     /// Start a server whose process may open at most `nofile` files (as a
     /// unit's `LimitNOFILE` would allow), so its start-up shows what the
     /// server does when the limit caps what it asks for.
     pub fn start_with_nofile(extra_cnf: &str, nofile: u64) -> Option<TestServer> {
-        match Self::try_start_limited(extra_cnf, Some(nofile)) {
+        match Self::try_start_limited(extra_cnf, Some(nofile), "127.0.0.1") {
             Ok(s) => Some(s),
             Err(reason) => skip_or_panic(&format!("no throw-away mariadbd: {reason}")),
         }
     }
 
-    fn try_start_limited(extra_cnf: &str, nofile: Option<u64>) -> Result<TestServer, String> {
+    fn try_start_limited(
+        extra_cnf: &str,
+        nofile: Option<u64>,
+        bind_address: &str,
+    ) -> Result<TestServer, String> {
         let began = Instant::now();
         let mariadbd = find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
             .ok_or("mariadbd not found (install mariadb-server)")?;
@@ -117,7 +135,15 @@ impl TestServer {
             let text = format!("[mariadbd]\n{BASE_CNF}\n{extra_cnf}\n");
             fs::write(&cnf, text).map_err(|e| format!("cannot write {}: {e}", cnf.display()))?;
             let log = dir.path().join("error.log");
-            let child = spawn_server(&mariadbd, dir.path(), &datadir, &socket, port, nofile)?;
+            let child = spawn_server(
+                &mariadbd,
+                dir.path(),
+                &datadir,
+                &socket,
+                port,
+                nofile,
+                bind_address,
+            )?;
             let mut server = TestServer {
                 port,
                 socket,
@@ -127,6 +153,7 @@ impl TestServer {
                 dir,
                 mariadbd: mariadbd.clone(),
                 nofile,
+                bind_address: bind_address.to_string(),
             };
             match server.wait_ready(&log) {
                 Ok(()) => {
@@ -152,6 +179,7 @@ impl TestServer {
             &self.socket,
             self.port,
             self.nofile,
+            &self.bind_address,
         )?;
         let log = self.dir.path().join("error.log");
         self.wait_ready(&log)
@@ -460,13 +488,14 @@ fn spawn_server(
     socket: &Path,
     port: u16,
     nofile: Option<u64>,
+    bind_address: &str,
 ) -> Result<Child, String> {
     let mut args = vec![
         format!("--defaults-file={}", dir.join("my.cnf").display()),
         format!("--datadir={}", datadir.display()),
         format!("--socket={}", socket.display()),
         format!("--port={port}"),
-        "--bind-address=127.0.0.1".to_string(),
+        format!("--bind-address={bind_address}"),
         format!("--pid-file={}", dir.join("pid").display()),
         format!("--log-error={}", dir.join("error.log").display()),
         // Its own temporary directory: a server starting removes leftover
