@@ -42,6 +42,7 @@ fn plan(settings: &[Setting]) -> Plan {
         rounds: 1,
         not_applicable: Vec::new(),
         unresolved: Vec::new(),
+        withheld: BTreeMap::new(),
     }
 }
 

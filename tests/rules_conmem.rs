@@ -23,6 +23,7 @@ use std::path::Path;
 use mytune::catalog::{Catalog, VarStatus};
 use mytune::facts::Facts;
 use mytune::facts::host::{Cpu, HostFacts, HostSource, Memory};
+use mytune::facts::server::{AccountAudit, NameLogin, NameLoginKind};
 use mytune::rules::{
     Confidence, Durability, EvalInput, Evaluation, Finding, Profile, RuleSet, Severity, Workload,
 };
@@ -223,6 +224,13 @@ fn mt204_aborted_connects_high() {
     assert_eq!(f.severity, Severity::Info);
     assert_contains(&f.message, "45000 of 900000 connection attempts failed (5%");
     assert_contains(&f.message, "about 375 per hour");
+    // Name resolution is on: no word about localhost clients over TCP.
+    assert!(!f.message.contains("skip_name_resolve"), "{}", f.message);
+    let ev = evaluate_with(BUSY, &[("skip_name_resolve", "ON")], &[]);
+    assert_contains(
+        &only(&ev, "MT204").message,
+        "with skip_name_resolve = ON also clients of a 'user'@'localhost' account that connect over TCP 127.0.0.1",
+    );
     assert!(
         findings(&evaluate(SEED000), "MT204").is_empty(),
         "500 of 2M"
@@ -365,13 +373,73 @@ fn mt207_idle_connections_long_wait_timeout() {
     silent_on_tuned("MT207");
 }
 
+/// BUSY with an account audit that read every login and found `logins`
+/// depending on names (`unread`: what it could not read).
+fn busy_with_logins(logins: Vec<NameLogin>, unread: &[&str]) -> Evaluation {
+    let mut facts = snapshot(BUSY);
+    facts.server.as_mut().unwrap().accounts = Some(AccountAudit {
+        name_logins: Some(logins),
+        name_logins_unread: unread.iter().map(|u| u.to_string()).collect(),
+        ..AccountAudit::default()
+    });
+    eval_facts(&facts, &Profile::default())
+}
+
 #[test]
 fn mt208_name_resolve_enabled() {
+    // The snapshot has no account audit: the switch is withheld, the
+    // finding stays and says what could not be read.
     let ev = evaluate(BUSY);
     let f = one(&ev, "MT208", "skip_name_resolve");
     assert_eq!(f.current.as_deref(), Some("OFF"));
-    assert_eq!(f.recommended.as_deref(), Some("ON"));
+    assert_eq!(f.recommended, None);
     assert_contains(&f.message, "reverse and a forward DNS lookup");
+    assert_contains(
+        &f.message,
+        "mytune could not read the accounts (not collected)",
+    );
+    assert!(!ev.recommendations.contains_key("skip_name_resolve"));
+    assert_eq!(ev.withheld["skip_name_resolve"].value, "ON");
+    // Every login read, none depends on names: offered.
+    let ev = busy_with_logins(vec![], &[]);
+    let f = one(&ev, "MT208", "skip_name_resolve");
+    assert_eq!(f.recommended.as_deref(), Some("ON"));
+    assert_contains(
+        &f.message,
+        "no account, role, proxy grant or TCP loopback login depends on a host name",
+    );
+    assert!(ev.withheld.is_empty());
+    // A host-name account: withheld, named, with what to do first.
+    let ev = busy_with_logins(
+        vec![NameLogin {
+            user: "app".into(),
+            host: "web1.example.com".into(),
+            kind: NameLoginKind::HostName,
+            proxied: None,
+        }],
+        &[],
+    );
+    let f = one(&ev, "MT208", "skip_name_resolve");
+    assert_eq!(f.recommended, None);
+    assert_contains(
+        &f.message,
+        "but 1 login(s) would stop matching under skip_name_resolve = ON: 'app'@'web1.example.com' (host name); recreate each by IP address first",
+    );
+    assert_contains(
+        &ev.withheld["skip_name_resolve"].note,
+        "'app'@'web1.example.com' (host name)",
+    );
+    // Nothing found, but other accounts' connections were not visible.
+    let ev = busy_with_logins(
+        vec![],
+        &["other accounts' connections over TCP loopback (needs PROCESS)"],
+    );
+    let f = one(&ev, "MT208", "skip_name_resolve");
+    assert_eq!(f.recommended, None);
+    assert_contains(
+        &f.message,
+        "mytune could not read other accounts' connections over TCP loopback (needs PROCESS)",
+    );
     assert!(findings(&evaluate(SEED000), "MT208").is_empty());
     // No TCP at all, or only loopback: no lookups happen.
     let ev = evaluate_with(BUSY, &[("skip_networking", "ON")], &[]);

@@ -1,12 +1,14 @@
 //! Account audit from the grant tables: anonymous accounts, accounts without
-//! a password, accounts reachable from any host, remote root.
+//! a password, accounts reachable from any host, remote root, and the logins
+//! that depend on name resolution (which `skip_name_resolve = ON` would lock
+//! out, so MT208 offers it only when there are none).
 //!
 //! It reads `mysql.global_priv` (MariaDB ≥ 10.4, one JSON column per
 //! account) or `mysql.user` (MySQL, Percona, older MariaDB; columns differ by
 //! version, so rows are read by column name). It never tries to log in. The
 //! classification here is pure so it is tested without a server.
 
-use crate::facts::server::{Account, AccountAudit};
+use crate::facts::server::{Account, AccountAudit, NameLogin, NameLoginKind, name_dependence};
 pub use crate::facts::server::{is_local_host, is_name_host, reachable_remotely};
 
 /// One account as read from the grant tables.
@@ -67,6 +69,82 @@ pub fn audit(rows: &[AccountRow], grant_tables_skipped: bool) -> AccountAudit {
         // applied where the rules read them, with the server's variables.
         if r.user == "root" && !is_local_host(&r.host, None) {
             out.remote_root.push(acct);
+        }
+    }
+    out
+}
+
+/// One `mysql.proxies_priv` row: `GRANT PROXY ON proxied TO user@host`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProxyRow {
+    pub user: String,
+    pub host: String,
+    pub proxied_user: String,
+    pub proxied_host: String,
+}
+
+/// The logins that stop matching under `skip_name_resolve = ON`, from every
+/// row of the grant tables (roles and locked accounts too: the server skips
+/// a host-name row whatever it is, and a MySQL role is a locked account),
+/// the proxy grants, and the users seen connected over TCP loopback
+/// (`loopback_users`: process-list rows whose host is `localhost:PORT`).
+///
+/// - an account or role whose host part is a host name, or a pattern of
+///   names ([`name_dependence`]);
+/// - a proxy grant whose grantee or proxied host is a host name, unless its
+///   grantee is listed already as an account (the default install's
+///   `root@HOSTNAME` row);
+/// - a `localhost` account of a user seen over TCP loopback that has no
+///   account at a loopback address (`127.0.0.1`, `::1`, `127.%`): such a
+///   client is `localhost` only while names are resolved.
+pub fn name_logins(
+    rows: &[AccountRow],
+    proxies: &[ProxyRow],
+    loopback_users: &[String],
+) -> Vec<NameLogin> {
+    let mut out: Vec<NameLogin> = rows
+        .iter()
+        .filter_map(|r| {
+            name_dependence(&r.host).map(|kind| NameLogin {
+                user: r.user.clone(),
+                host: r.host.clone(),
+                kind,
+                proxied: None,
+            })
+        })
+        .collect();
+    let host_name = |h: &str| name_dependence(h) == Some(NameLoginKind::HostName);
+    for p in proxies {
+        let listed = out.iter().any(|l| l.user == p.user && l.host == p.host);
+        if host_name(&p.proxied_host) || (host_name(&p.host) && !listed) {
+            out.push(NameLogin {
+                user: p.user.clone(),
+                host: p.host.clone(),
+                kind: NameLoginKind::Proxy,
+                proxied: Some(Account {
+                    user: p.proxied_user.clone(),
+                    host: p.proxied_host.clone(),
+                }),
+            });
+        }
+    }
+    for user in loopback_users {
+        let has = |pred: &dyn Fn(&str) -> bool| {
+            rows.iter()
+                .any(|r| &r.user == user && !r.is_role && pred(&r.host))
+        };
+        let localhost = |h: &str| h.eq_ignore_ascii_case("localhost");
+        let loopback_address = |h: &str| is_local_host(h, None) && !localhost(h);
+        let seen = out
+            .iter()
+            .any(|l| &l.user == user && l.kind == NameLoginKind::LoopbackTcp);
+        if !seen && has(&localhost) && !has(&loopback_address) {
+            out.push(NameLogin {
+                user: user.clone(),
+                host: "localhost".into(),
+                kind: NameLoginKind::LoopbackTcp,
+                proxied: None,
+            });
         }
     }
     out
@@ -249,6 +327,76 @@ mod tests {
         assert!(!reachable_remotely("fd00:0::2", None, &own, false));
         assert!(reachable_remotely("192.0.2.3", None, &own, false));
         assert!(reachable_remotely("192.0.2.%", None, &own, false));
+    }
+
+    #[test]
+    fn logins_that_need_names_are_host_names_patterns_proxies_and_loopback_tcp() {
+        let acct = |user: &str, host: &str| AccountRow {
+            user: user.into(),
+            host: host.into(),
+            ..AccountRow::default()
+        };
+        let rows = vec![
+            acct("root", "localhost"),
+            acct("root", "127.0.0.1"),
+            acct("root", "vm"),
+            acct("", "vm"),
+            acct("app", "web1.example.com"),
+            acct("app", "%"),
+            acct("pat", "%.example.com"),
+            acct("net", "10.0.%"),
+            acct("mask", "192.168.1.0/255.255.255.0"),
+            acct("six", "fe80::1"),
+            acct("tcp", "localhost"),
+            acct("both", "localhost"),
+            acct("both", "::1"),
+            acct("sock", "localhost"),
+            AccountRow {
+                is_role: true,
+                ..acct("reader", "")
+            },
+        ];
+        let proxies = vec![
+            ProxyRow {
+                user: "root".into(),
+                host: "vm".into(),
+                ..ProxyRow::default()
+            },
+            ProxyRow {
+                user: "tcp".into(),
+                host: "localhost".into(),
+                proxied_user: "app".into(),
+                proxied_host: "web1.example.com".into(),
+            },
+            ProxyRow {
+                user: "root".into(),
+                host: "localhost".into(),
+                ..ProxyRow::default()
+            },
+        ];
+        let seen = ["tcp", "both", "root", "ghost"].map(String::from);
+        let found: Vec<String> = name_logins(&rows, &proxies, &seen)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "'root'@'vm' (host name)",
+                "''@'vm' (host name)",
+                "'app'@'web1.example.com' (host name)",
+                "'pat'@'%.example.com' (pattern of host names)",
+                "PROXY ON 'app'@'web1.example.com' TO 'tcp'@'localhost' (host name)",
+                "'tcp'@'localhost' (used over TCP loopback, seen as localhost:PORT; no 'tcp'@'127.0.0.1' or 'tcp'@'::1' account)",
+            ]
+        );
+        // Only IP addresses, patterns of them, `%` and localhost: none.
+        let plain = vec![
+            acct("a", "%"),
+            acct("b", "10.0.0.5"),
+            acct("c", "localhost"),
+        ];
+        assert!(name_logins(&plain, &[], &[]).is_empty());
     }
 
     #[test]

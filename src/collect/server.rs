@@ -2,10 +2,12 @@
 //!
 //! Without `--interval` a collection runs at most nine statements: read-only
 //! session, `SHOW GRANTS`, `SHOW GLOBAL VARIABLES`, `SHOW GLOBAL STATUS`, the
-//! account audit and its database-level grants (`mysql.db`), the host cache
-//! summary (only with `performance_schema = ON`) and the two data-size
-//! statements; `--interval` adds one more
-//! `SHOW GLOBAL STATUS`. [`Session`] counts them and the count is stored in the snapshot
+//! account audit (the accounts, the proxy grants and the users connected
+//! over TCP loopback in one `UNION ALL`) and its database-level grants
+//! (`mysql.db`), the host cache summary (only with `performance_schema =
+//! ON`) and the two data-size statements; `--interval` adds one more
+//! `SHOW GLOBAL STATUS`, and an account audit whose `UNION ALL` the server
+//! refuses (no SELECT on `mysql.proxies_priv`) is asked again without it. [`Session`] counts them and the count is stored in the snapshot
 //! so the benchmark can assert the budget (≤ 20).
 //!
 //! Missing privileges never fail a collection: the part is left out and
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use mysql::prelude::Queryable;
 
-use crate::collect::audit::{self, AccountRow};
+use crate::collect::audit::{self, AccountRow, ProxyRow};
 use crate::collect::connect::{self, ConnectError, ConnectionConfig};
 use crate::facts::Skipped;
 use crate::facts::server::{
@@ -165,7 +167,26 @@ pub fn collect(
             .get("skip_grant_tables")
             .is_some_and(|v| v.eq_ignore_ascii_case("ON"));
     let mut accounts = match read_accounts(s, flavor, version) {
-        Ok(rows) => Some(audit::audit(&rows, grant_tables_skipped)),
+        Ok(read) => {
+            let mut a = audit::audit(&read.rows, grant_tables_skipped);
+            a.name_logins = Some(audit::name_logins(
+                &read.rows,
+                &read.proxies,
+                &read.loopback_users,
+            ));
+            match read.names_unread {
+                Some(reason) => a.name_logins_unread.push(format!(
+                    "the proxy grants and the logins over TCP loopback ({reason})"
+                )),
+                // Without PROCESS the process list shows only this
+                // account's own connections.
+                None if !has_global_grant(&grants, "PROCESS") => a
+                    .name_logins_unread
+                    .push("other accounts' connections over TCP loopback (needs PROCESS)".into()),
+                None => {}
+            }
+            Some(a)
+        }
         Err(e) => {
             let table = if uses_global_priv(flavor, version) {
                 "mysql.global_priv"
@@ -341,40 +362,119 @@ fn uses_global_priv(flavor: Flavor, version: Version) -> bool {
     flavor == Flavor::Mariadb && version >= Version::new(10, 4, 0)
 }
 
+/// The rows [`accounts_sql`] adds after the accounts, each tagged in a last
+/// `Kind` column: the proxy grants (`N:USERHOST`, the proxied user's length
+/// in characters first, since a user name may hold any character), and the
+/// users of the connections that reached the server over TCP loopback while
+/// it resolves names (the process list shows such a client as
+/// `localhost:PORT`, a socket client as `localhost`). `nulls` pads the rows
+/// to the accounts' width.
+fn name_rows_sql(nulls: usize) -> String {
+    let pad = ", NULL".repeat(nulls);
+    format!(
+        " UNION ALL SELECT User, Host, CONCAT(CHAR_LENGTH(Proxied_user), ':', Proxied_user, \
+         Proxied_host){pad}, 'proxy' FROM mysql.proxies_priv \
+         UNION ALL SELECT DISTINCT USER, '', NULL{pad}, 'loopback' \
+         FROM information_schema.PROCESSLIST WHERE HOST LIKE 'localhost:%'"
+    )
+}
+
+/// The account audit in one statement: [`GLOBAL_PRIV_SQL`] or
+/// [`user_table_sql`] with a `Kind` column (`account`), and the proxy
+/// grants and TCP loopback users of [`name_rows_sql`] after them.
+pub fn accounts_sql(flavor: Flavor, version: Version) -> String {
+    if uses_global_priv(flavor, version) {
+        let base = GLOBAL_PRIV_SQL.replace(
+            " FROM mysql.global_priv",
+            " AS Priv, 'account' AS Kind FROM mysql.global_priv",
+        );
+        format!("{base}{}", name_rows_sql(0))
+    } else {
+        let base = user_table_sql(flavor, version)
+            .replace(" FROM mysql.user", ", 'account' AS Kind FROM mysql.user");
+        format!("{base}{}", name_rows_sql(3))
+    }
+}
+
+/// What the account statement returned.
+struct AccountsRead {
+    rows: Vec<AccountRow>,
+    proxies: Vec<ProxyRow>,
+    loopback_users: Vec<String>,
+    /// Why the proxy grants and loopback users were not read (the server
+    /// refused the folded statement), else `None`.
+    names_unread: Option<String>,
+}
+
 fn read_accounts(
     s: &mut Session,
     flavor: Flavor,
     version: Version,
-) -> Result<Vec<AccountRow>, mysql::Error> {
-    if uses_global_priv(flavor, version) {
-        let rows = s.rows(GLOBAL_PRIV_SQL)?;
-        Ok(rows
+) -> Result<AccountsRead, mysql::Error> {
+    let (rows, names_unread) = match s.rows(&accounts_sql(flavor, version)) {
+        Ok(rows) => (rows, None),
+        Err(e) => {
+            let why = skip_reason(&s.cfg, "", &e, "SELECT on mysql.proxies_priv").reason;
+            let plain = if uses_global_priv(flavor, version) {
+                GLOBAL_PRIV_SQL
+            } else {
+                user_table_sql(flavor, version)
+            };
+            (s.rows(plain)?, Some(why))
+        }
+    };
+    let mut read = AccountsRead {
+        rows: Vec::new(),
+        proxies: Vec::new(),
+        loopback_users: Vec::new(),
+        names_unread,
+    };
+    for r in &rows {
+        let cols: Vec<(String, Option<String>)> = r
+            .columns_ref()
             .iter()
-            .map(|r| {
-                audit::from_global_priv(
-                    cell(r, 0).unwrap_or_default(),
-                    cell(r, 1).unwrap_or_default(),
-                    &cell(r, 2).unwrap_or_default(),
-                )
-            })
-            .collect())
-    } else {
-        // Only whether the authentication string is empty is asked for, so
-        // no hash crosses the wire; the columns differ by version.
-        let rows = s.rows(user_table_sql(flavor, version))?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let cols: Vec<(String, Option<String>)> = r
-                    .columns_ref()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| (c.name_str().into_owned(), cell(r, i)))
-                    .collect();
-                audit::from_user_columns(&cols)
-            })
-            .collect())
+            .enumerate()
+            .map(|(i, c)| (c.name_str().into_owned(), cell(r, i)))
+            .collect();
+        let get = |name: &str| {
+            cols.iter()
+                .find(|(c, _)| c.eq_ignore_ascii_case(name))
+                .and_then(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        match get("Kind").as_str() {
+            "proxy" => {
+                if let Some((user, host)) = split_proxied(&cell(r, 2).unwrap_or_default()) {
+                    read.proxies.push(ProxyRow {
+                        user: get("User"),
+                        host: get("Host"),
+                        proxied_user: user,
+                        proxied_host: host,
+                    });
+                }
+            }
+            "loopback" => read.loopback_users.push(get("User")),
+            // `account`, or no Kind column (the plain statement).
+            _ if uses_global_priv(flavor, version) => read.rows.push(audit::from_global_priv(
+                cell(r, 0).unwrap_or_default(),
+                cell(r, 1).unwrap_or_default(),
+                &cell(r, 2).unwrap_or_default(),
+            )),
+            // Only whether the authentication string is empty is asked
+            // for, so no hash crosses the wire; the columns differ by
+            // version.
+            _ => read.rows.push(audit::from_user_columns(&cols)),
+        }
     }
+    Ok(read)
+}
+
+/// `N:USERHOST` (N the user's length in characters) as (user, host).
+fn split_proxied(text: &str) -> Option<(String, String)> {
+    let (n, rest) = text.split_once(':')?;
+    let n: usize = n.parse().ok()?;
+    let split = rest.char_indices().nth(n).map_or(rest.len(), |(i, _)| i);
+    Some((rest[..split].to_string(), rest[split..].to_string()))
 }
 
 /// InnoDB sizes from persistent statistics: one row per table, no table is
@@ -514,6 +614,24 @@ fn collect_data_size(
     Some(ds)
 }
 
+/// Does a `SHOW GRANTS` list grant `privilege` on `*.*` (by name or as
+/// `ALL PRIVILEGES`)? Privileges through roles are not followed.
+pub fn has_global_grant(grants: &[String], privilege: &str) -> bool {
+    grants.iter().any(|g| {
+        let Some((privs, _)) = g
+            .strip_prefix("GRANT ")
+            .and_then(|rest| rest.split_once(" ON *.* "))
+        else {
+            return false;
+        };
+        privs.split(',').map(str::trim).any(|p| {
+            p.eq_ignore_ascii_case(privilege)
+                || p.eq_ignore_ascii_case("ALL PRIVILEGES")
+                || p.eq_ignore_ascii_case("ALL")
+        })
+    })
+}
+
 /// Does a `SHOW GRANTS` list hold a global privilege other than `USAGE`?
 /// (Privileges through roles are not followed.)
 pub fn has_global_privilege(grants: &[String]) -> bool {
@@ -611,6 +729,56 @@ mod tests {
             redact_grant("GRANT SELECT ON `a`.* TO `u`@`%`"),
             "GRANT SELECT ON `a`.* TO `u`@`%`"
         );
+    }
+
+    #[test]
+    fn proxied_accounts_split_by_length() {
+        assert_eq!(
+            split_proxied("3:appweb1.example.com"),
+            Some(("app".into(), "web1.example.com".into()))
+        );
+        assert_eq!(split_proxied("0:"), Some((String::new(), String::new())));
+        assert_eq!(
+            split_proxied("4:a:b@h%"),
+            Some(("a:b@".into(), "h%".into()))
+        );
+        assert_eq!(split_proxied("2:é€x"), Some(("é€".into(), "x".into())));
+        assert_eq!(split_proxied("junk"), None);
+    }
+
+    #[test]
+    fn the_account_statement_keeps_its_columns_and_adds_the_names() {
+        let sql = accounts_sql(Flavor::Mariadb, Version::new(10, 11, 0));
+        assert!(
+            sql.starts_with("SELECT User, Host, REGEXP_REPLACE("),
+            "{sql}"
+        );
+        assert!(sql.contains("AS Priv, 'account' AS Kind FROM mysql.global_priv UNION ALL"));
+        assert!(sql.contains("FROM mysql.proxies_priv"));
+        assert!(sql.ends_with("WHERE HOST LIKE 'localhost:%'"));
+        let sql = accounts_sql(Flavor::Mysql, Version::new(8, 0, 36));
+        assert!(sql.contains("'N' AS is_role, 'account' AS Kind FROM mysql.user UNION ALL"));
+        assert!(sql.contains("NULL, NULL, NULL, 'proxy'"), "{sql}");
+    }
+
+    #[test]
+    fn process_privilege_from_grants() {
+        assert!(has_global_grant(
+            &["GRANT SELECT, PROCESS ON *.* TO `m`@`%`".into()],
+            "PROCESS"
+        ));
+        assert!(has_global_grant(
+            &["GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION".into()],
+            "PROCESS"
+        ));
+        assert!(!has_global_grant(
+            &["GRANT PROCESS ON `db`.* TO `m`@`%`".into()],
+            "PROCESS"
+        ));
+        assert!(!has_global_grant(
+            &["GRANT SELECT ON *.* TO `m`@`%`".into()],
+            "PROCESS"
+        ));
     }
 
     #[test]

@@ -87,6 +87,94 @@ pub struct AccountAudit {
     /// databases of an old install. `None` when `mysql.db` was not read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub public_db_grants: Option<Vec<DbGrant>>,
+    /// Logins that work only while the server resolves client addresses to
+    /// names (`skip_name_resolve = OFF`): see [`NameLogin`]. `None` when
+    /// they were not read (a snapshot written before they were collected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_logins: Option<Vec<NameLogin>>,
+    /// The parts of that reading that failed, each with the reason (`proxy
+    /// grants and TCP loopback logins (needs SELECT on mysql.proxies_priv)`,
+    /// `other accounts' connections (needs PROCESS)`): while any is here,
+    /// `name_logins` may miss some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub name_logins_unread: Vec<String>,
+}
+
+/// A login that stops matching when `skip_name_resolve = ON`: the server
+/// then knows a client only by its address, so an account, role or proxy
+/// grant whose host part is a name matches nobody, and a TCP client on
+/// 127.0.0.1 is no longer `localhost`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameLogin {
+    pub user: String,
+    pub host: String,
+    pub kind: NameLoginKind,
+    /// For a proxy grant: the proxied account (`GRANT PROXY ON proxied TO
+    /// user@host`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxied: Option<Account>,
+}
+
+/// Why a [`NameLogin`] depends on name resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NameLoginKind {
+    /// An account or role whose host part is a host name
+    /// (`'app'@'web1.example.com'`): the server skips it at start ("ignored
+    /// in --skip-name-resolve mode").
+    HostName,
+    /// A host part that is a pattern of names (`%.example.com`): loaded,
+    /// but it matches no client address.
+    NamePattern,
+    /// A proxy grant whose grantee or proxied host is a host name: skipped
+    /// at start like an account.
+    Proxy,
+    /// A `localhost` account that clients reached over TCP loopback while
+    /// mytune looked (`localhost:PORT` in the process list), with no
+    /// account for `127.0.0.1` or `::1` of that user: with name resolution
+    /// on, the server calls such a client `localhost`; without it, by its
+    /// address.
+    LoopbackTcp,
+}
+
+impl std::fmt::Display for NameLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let account = format!("'{}'@'{}'", self.user, self.host);
+        match (self.kind, &self.proxied) {
+            (NameLoginKind::HostName, _) => write!(f, "{account} (host name)"),
+            (NameLoginKind::NamePattern, _) => write!(f, "{account} (pattern of host names)"),
+            (NameLoginKind::Proxy, Some(p)) => write!(
+                f,
+                "PROXY ON '{}'@'{}' TO {account} (host name)",
+                p.user, p.host
+            ),
+            (NameLoginKind::Proxy, None) => write!(f, "a proxy grant to {account} (host name)"),
+            (NameLoginKind::LoopbackTcp, _) => write!(
+                f,
+                "{account} (used over TCP loopback, seen as localhost:PORT; no '{}'@'127.0.0.1' or '{}'@'::1' account)",
+                self.user, self.user
+            ),
+        }
+    }
+}
+
+/// How a host part depends on name resolution, as the server reads it
+/// (`hostname_requires_resolving()`): `localhost` never does; a text with
+/// `%`, `_`, `/` or `:` is a pattern, a netmask or an IPv6 address; digits
+/// and dots are an IPv4 address; anything else is a host name. A pattern
+/// with letters (`%.example.com`) is no host name to the server, but it can
+/// only match names.
+pub fn name_dependence(host: &str) -> Option<NameLoginKind> {
+    // `:` makes it an IPv6 address (or pattern) to the server, whatever
+    // letters it has.
+    if host.eq_ignore_ascii_case("localhost") || host.contains(':') || !is_name_host(host) {
+        return None;
+    }
+    if host.contains(['%', '_', '/']) {
+        Some(NameLoginKind::NamePattern)
+    } else {
+        Some(NameLoginKind::HostName)
+    }
 }
 
 /// A database-level grant row: the database name pattern and the host part.

@@ -7,11 +7,16 @@
 //! or silently change, is an error naming the rule, never a file that does
 //! not start. The file is written through [`Document`], so with a base file
 //! (`--base`) the user's own lines and comments stay as they were.
+//!
+//! A value a rule withholds until the server proves it safe (MT208's
+//! `skip_name_resolve = ON`, which locks out every account defined by host
+//! name) is written commented out, with what must be true before it is
+//! uncommented: a file applied without reading it never carries it.
 
 use super::plan::{Plan, Setting};
 use super::{GenError, wrap};
-use crate::catalog::{Catalog, VarKind};
-use crate::cnf::{Document, LineKind};
+use crate::catalog::{Catalog, VarInfo, VarKind};
+use crate::cnf::{Document, Line, LineEnding, LineKind};
 use crate::target::{Flavor, Target};
 use crate::units;
 
@@ -51,25 +56,36 @@ pub fn checked_settings(plan: &Plan) -> Result<Vec<(String, String, &Setting)>, 
     let catalog = Catalog::for_target(&plan.target)?;
     let mut out = Vec::new();
     for s in plan.server_settings() {
-        let info = catalog
-            .get(&s.name)
-            .filter(|v| !v.status_at(plan.target.version).is_removed())
-            .ok_or_else(|| GenError::UnknownVariable {
-                code: s.code.clone(),
-                variable: s.name.clone(),
-                target: plan.target.to_string(),
-            })?;
-        let value = file_value(&info.kind, &s.value);
-        info.check_value(&value).map_err(|e| GenError::BadValue {
-            code: s.code.clone(),
-            variable: s.name.clone(),
-            value: value.clone(),
-            target: plan.target.to_string(),
-            message: e.message,
-        })?;
+        let (info, value) = checked(catalog, plan, s)?;
         out.push((info.name.clone(), value, s));
     }
     Ok(out)
+}
+
+/// One setting against the target's catalog: its entry and the value as
+/// written.
+fn checked<'c>(
+    catalog: &'c Catalog,
+    plan: &Plan,
+    s: &Setting,
+) -> Result<(&'c VarInfo, String), GenError> {
+    let info = catalog
+        .get(&s.name)
+        .filter(|v| !v.status_at(plan.target.version).is_removed())
+        .ok_or_else(|| GenError::UnknownVariable {
+            code: s.code.clone(),
+            variable: s.name.clone(),
+            target: plan.target.to_string(),
+        })?;
+    let value = file_value(&info.kind, &s.value);
+    info.check_value(&value).map_err(|e| GenError::BadValue {
+        code: s.code.clone(),
+        variable: s.name.clone(),
+        value: value.clone(),
+        target: plan.target.to_string(),
+        message: e.message,
+    })?;
+    Ok((info, value))
 }
 
 /// Where the values a plan starts from came from, for the comments.
@@ -133,6 +149,8 @@ pub fn render(
             .unwrap_or(VarKind::String);
         let comment = comment_for(s, &kind, origin);
         drop_moot_suppression(&mut doc, &read, &name, &s.code);
+        // A line gen-cnf left commented out before is now set.
+        remove_commented(&mut doc, &name, &format!("# {} {}:", s.code, s.rule_name));
         // A base file's own line is edited where the server reads it (its
         // `[mysqld]` for MariaDB too); a new option goes into `group`.
         doc.set_where_read(&read, group, &name, Some(&value), Some(&comment))
@@ -143,7 +161,136 @@ pub fn render(
                 why: e.to_string(),
             })?;
     }
+    for w in plan.withheld.values() {
+        let s = &w.setting;
+        if s.name.contains(':') {
+            continue;
+        }
+        let (info, value) = checked(catalog, plan, s)?;
+        let mut comment = comment_for(s, &info.kind, origin);
+        for line in wrap(&format!("Commented out: {}.", w.note), COMMENT_WIDTH) {
+            comment.push('\n');
+            comment.push_str(&line);
+        }
+        let marker = format!("# {} {}:", s.code, s.rule_name);
+        write_commented(
+            &mut doc, &read, group, &info.name, &value, &comment, &marker,
+        );
+    }
     Ok(doc.to_string())
+}
+
+/// Remove a commented-out setting `# name = …` that gen-cnf wrote before,
+/// with its comment: the run of comment lines above it from the one that
+/// starts with `marker` (`# CODE rule-name:`). A commented line without
+/// that comment is the user's and stays.
+fn remove_commented(doc: &mut Document, name: &str, marker: &str) {
+    let prefix = format!("# {name} = ");
+    let Some(i) = doc
+        .lines
+        .iter()
+        .position(|l| l.kind == LineKind::Comment && l.text.trim_end().starts_with(&prefix))
+    else {
+        return;
+    };
+    let mut start = i;
+    while start > 0 && doc.lines[start - 1].kind == LineKind::Comment {
+        start -= 1;
+    }
+    if let Some(from) = (start..i)
+        .rev()
+        .find(|&k| doc.lines[k].text.starts_with(marker))
+    {
+        doc.lines.drain(from..=i);
+    }
+}
+
+/// Write `# name = value`, which no server applies, with `comment` (one or
+/// more lines) above it: after the line of `name` the server reads (from
+/// `read`), else after the last option of `group`, creating it if needed.
+/// A block written before for the same setting (a base file generated
+/// earlier; its comment starts with `marker`) is replaced, so generating
+/// twice writes it once.
+fn write_commented(
+    doc: &mut Document,
+    read: &[String],
+    group: &str,
+    name: &str,
+    value: &str,
+    comment: &str,
+    marker: &str,
+) {
+    let ending = doc
+        .lines
+        .iter()
+        .map(|l| l.ending)
+        .find(|e| *e != LineEnding::None)
+        .unwrap_or(LineEnding::Lf);
+    let option_text = format!("# {name} = {value}");
+    let mut block: Vec<Line> = comment
+        .lines()
+        .map(|l| Line::parse(format!("# {l}").trim_end(), ending))
+        .collect();
+    block.push(Line::parse(&option_text, ending));
+    remove_commented(doc, name, marker);
+
+    let want = crate::cnf::canonical_name(name);
+    let groups = doc.line_groups();
+    let read_here = |g: &str| {
+        read.iter()
+            .any(|r| crate::cnf::group_as_read(g).eq_ignore_ascii_case(r))
+    };
+    let is_option = |l: &Line| match &l.kind {
+        LineKind::Option { raw_name, .. } => {
+            let (n, modifier, _) = crate::cnf::split_name(raw_name);
+            n == want && modifier != crate::cnf::Modifier::Maximum
+        }
+        _ => false,
+    };
+    let after_option = doc
+        .lines
+        .iter()
+        .zip(&groups)
+        .rposition(|(l, g)| is_option(l) && g.is_some_and(read_here))
+        .map(|i| i + 1);
+    let header = doc.lines.iter().rposition(
+        |l| matches!(&l.kind, LineKind::Group { name } if name.trim().eq_ignore_ascii_case(group)),
+    );
+    let at = match (after_option, header) {
+        (Some(at), _) => at,
+        (None, Some(h)) => {
+            let end = doc.lines[h + 1..]
+                .iter()
+                .position(|l| matches!(l.kind, LineKind::Group { .. }))
+                .map_or(doc.lines.len(), |p| h + 1 + p);
+            doc.lines[h + 1..end]
+                .iter()
+                .rposition(|l| {
+                    matches!(
+                        l.kind,
+                        LineKind::Option { .. }
+                            | LineKind::Include { .. }
+                            | LineKind::IncludeDir { .. }
+                            | LineKind::Error
+                    )
+                })
+                .map_or(h + 1, |p| h + 2 + p)
+        }
+        (None, None) => {
+            if doc.lines.last().is_some_and(|l| l.kind != LineKind::Blank) {
+                block.insert(0, Line::parse("", ending));
+            }
+            block.insert(
+                usize::from(block[0].kind == LineKind::Blank),
+                Line::parse(&format!("[{group}]"), ending),
+            );
+            doc.lines.len()
+        }
+    };
+    if at > 0 && doc.lines[at - 1].ending == LineEnding::None {
+        doc.lines[at - 1].ending = ending;
+    }
+    doc.lines.splice(at..at, block);
 }
 
 /// Remove a `# mytune: ignore CODE` comment alone on the line above the

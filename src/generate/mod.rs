@@ -24,7 +24,7 @@ pub mod sysctl;
 
 use thiserror::Error;
 
-pub use plan::{Plan, Setting};
+pub use plan::{Plan, Setting, WithheldSetting};
 
 /// Why a file could not be generated.
 #[derive(Debug, Clone, Error, PartialEq)]

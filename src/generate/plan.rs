@@ -75,6 +75,19 @@ pub struct Plan {
     /// Findings of the last round from rules that recommend nothing: what
     /// the file cannot fix (MT211: the expected peak does not fit).
     pub unresolved: Vec<Finding>,
+    /// Values a rule holds back until its `offer_if` holds (MT208's
+    /// `skip_name_resolve = ON` while a login depends on host names, or
+    /// while nobody read the accounts), by name: `gen-cnf` writes them
+    /// commented out with the rule's note, never as a setting.
+    pub withheld: BTreeMap<String, WithheldSetting>,
+}
+
+/// A setting the plan does not make, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WithheldSetting {
+    pub setting: Setting,
+    /// What must be true first (the rule's `withheld` text).
+    pub note: String,
 }
 
 impl Plan {
@@ -202,6 +215,26 @@ pub fn build(
             apply(&mut current, name, &rec.value);
         }
         if changing.is_empty() {
+            let withheld = eval
+                .withheld
+                .iter()
+                .filter(|(name, _)| !settings.contains_key(*name))
+                .map(|(name, w)| {
+                    let setting = Setting {
+                        name: name.clone(),
+                        value: w.value.clone(),
+                        code: w.code.clone(),
+                        rule_name: rules
+                            .get(&w.code)
+                            .map(|r| r.name.clone())
+                            .unwrap_or_default(),
+                        why: super::first_sentence(&w.rationale).to_string(),
+                        baseline: baseline_of(facts, name, &defaults),
+                    };
+                    let note = w.note.clone();
+                    (name.clone(), WithheldSetting { setting, note })
+                })
+                .collect();
             return Ok(Plan {
                 target,
                 catalog_target: catalog.target(),
@@ -213,6 +246,7 @@ pub fn build(
                     .into_iter()
                     .filter(|f| rules.get(&f.code).is_some_and(|r| r.recommend.is_empty()))
                     .collect(),
+                withheld,
             });
         }
         if round >= MAX_ROUNDS {

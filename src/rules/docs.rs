@@ -58,7 +58,7 @@ Built-in rules live in `rules/<family>.toml` (embedded in the binary); `--rules 
 | `when` | yes | the condition; the rule fires when it is true |
 | `variable` | no | the variable (or namespaced host setting) a finding is about when the rule recommends nothing |
 | `format` | no | how that variable's current value is shown (`number`, `size`, `bool`, `string`); without it, as read |
-| `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }`, `{ workload = "olap" }` or `{ observability = "full" }` |
+| `[[rule.recommend]]` | no | `variable`, `value` (an expression), `format` (`number`, `size`, `bool`, `string`), `profile = { durability = "relaxed" }`, `{ workload = "olap" }` or `{ observability = "full" }`; `offer_if` (a condition) with `withheld` (a template) for a value that is safe only when the facts prove it: while the condition is false or a fact it needs is missing, the finding recommends nothing, `check` suggests no change and `gen-cnf` writes the line commented out under the `withheld` text (the message reads `rec.` of a withheld value as missing: use it only in a branch where the value is offered) |
 | `message` | yes | template: `{expression}` or `{expression:size}`, `:pct` (a fraction as a percentage), `:int`; `rec.VARIABLE` is the recommended value |
 | `rationale` | yes | why; says so where a cited article's advice is unsafe or outdated |
 | `[[rule.sources]]` | yes | `article` (a key of the [source articles](#source-articles)) and `section`, or `title`, `section`, `url` of a manual page |
@@ -128,6 +128,12 @@ Recommendations are produced only by rules that fire.
     empty user name, which apply to every account (`mysql.db`); `server.host_cache_connect_errors`
     and `server.host_cache_blocked`: `SUM_CONNECT_ERRORS` and `COUNT_HOST_BLOCKED_ERRORS` of
     `performance_schema.host_cache` summed over its hosts (missing when performance_schema is off);
+    `server.name_logins` (+ `_list`): the logins that stop matching under `skip_name_resolve = ON`
+    (accounts, roles and proxy grants whose host part is a host name or a pattern of names, and
+    `localhost` accounts seen connected over TCP loopback, as `localhost:PORT` in the process list,
+    with no account of that user at `127.0.0.1` or `::1`); `server.name_logins_unread`: what of that
+    could not be read, with the reason (`""` when everything was; the accounts themselves, the proxy
+    grants, other accounts' connections without PROCESS);
   - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
     `profile.observability` (`standard`: the slow log and the Performance Schema as the server ships them; `full`: both on; `lean`: neither),
     `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
@@ -206,6 +212,13 @@ pub fn markdown(set: &RuleSet) -> String {
                 "- recommends `{}` = `{}`{scope}",
                 rec.variable, rec.value.text
             );
+            if let (Some(c), Some(w)) = (&rec.offer_if, &rec.withheld) {
+                let _ = writeln!(
+                    s,
+                    "  - offered only if `{}`; else withheld: {}",
+                    c.text, w.text
+                );
+            }
         }
         let _ = writeln!(s, "- message: {}", r.message.text);
         s.push_str("- sources:\n");
@@ -269,6 +282,10 @@ pub fn explain(r: &Rule) -> String {
             "  recommend:  {} = {}{scope}",
             rec.variable, rec.value.text
         );
+        if let (Some(c), Some(w)) = (&rec.offer_if, &rec.withheld) {
+            let _ = writeln!(s, "  offer if:   {}", c.text);
+            let _ = writeln!(s, "  withheld:   {}", w.text);
+        }
     }
     let _ = writeln!(s, "  message:    {}", r.message.text);
     s.push_str("\nRationale:\n");

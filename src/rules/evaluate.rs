@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::expr::{self, EngineFigure, EvalError, FactRef, Namespace, Scope, Value};
-use super::finding::{Evaluation, Finding, NotApplicable, Recommendation};
+use super::finding::{Evaluation, Finding, NotApplicable, Recommendation, Withheld};
 use super::loader::RuleSet;
 use super::profile::Profile;
 use super::schema::{Recommend, Rule, Setting, ValueFormat};
@@ -180,6 +180,7 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
         }
     }
     let mut recs: Vec<(&Recommend, String)> = Vec::new();
+    let mut withheld: Vec<(&Recommend, String)> = Vec::new();
     let mut dropped = 0;
     for rec in chosen {
         let value = match expr::eval(&rec.value.expr, &mut scope)
@@ -204,13 +205,37 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
             );
             continue;
         }
+        // A value safe only when the facts prove it: a missing fact
+        // withholds it as a false condition does.
+        if let Some(cond) = &rec.offer_if {
+            match expr::eval(&cond.expr, &mut scope).and_then(|v| v.as_bool()) {
+                Ok(true) => {}
+                Ok(false) | Err(EvalError::Missing { .. }) => {
+                    withheld.push((rec, value));
+                    continue;
+                }
+                Err(e) => {
+                    return not_applicable(out, rule, format!("{} offer_if: {e}", rec.variable));
+                }
+            }
+        }
         scope
             .recs
             .insert(rec.variable.clone(), Value::Str(value.clone()));
         recs.push((rec, value));
     }
-    if dropped > 0 && recs.is_empty() {
+    if dropped > 0 && recs.is_empty() && withheld.is_empty() {
         return;
+    }
+    let mut notes = Vec::new();
+    for (rec, _) in &withheld {
+        let Some(t) = &rec.withheld else { continue };
+        match t.render(&mut scope) {
+            Ok(n) => notes.push(n),
+            Err(e) => {
+                return not_applicable(out, rule, format!("{} withheld: {e}", rec.variable));
+            }
+        }
     }
 
     let mut message = match rule.message.render(&mut scope) {
@@ -248,7 +273,38 @@ fn evaluate_rule(rule: &Rule, input: &EvalInput, target: Option<Target>, out: &m
         fix: None,
     };
 
+    let had_withheld = !withheld.is_empty();
+    for ((rec, value), note) in withheld.into_iter().zip(notes) {
+        let (current, location) = match scope.current(&rec.variable) {
+            Ok((val, loc)) => (
+                Some(format_value(&val, rec.format).unwrap_or_else(|_| val.to_string())),
+                loc,
+            ),
+            Err(_) => (None, None),
+        };
+        out.withheld
+            .entry(rec.variable.clone())
+            .or_insert_with(|| Withheld {
+                variable: rec.variable.clone(),
+                value: value.clone(),
+                code: rule.code.clone(),
+                rationale: rule.rationale.clone(),
+                note,
+            });
+        if current
+            .as_deref()
+            .is_some_and(|c| c.eq_ignore_ascii_case(&value))
+        {
+            continue;
+        }
+        // The finding stays, recommending nothing.
+        out.findings
+            .push(finding(Some(rec.variable.clone()), current, None, location));
+    }
     if recs.is_empty() {
+        if had_withheld {
+            return;
+        }
         let (current, location) = match &rule.variable {
             Some(v) => match scope.current(v) {
                 Ok((val, loc)) => {
@@ -737,6 +793,45 @@ impl Scope for FactScope<'_> {
                         })),
                         None => missing(&host_cache_missing(facts, server)),
                     }
+                }
+                "name_logins" | "name_logins_list" => {
+                    let Some(server) = &facts.server else {
+                        return missing("no server facts");
+                    };
+                    let Some(a) = &server.accounts else {
+                        return missing(&accounts_missing(facts));
+                    };
+                    let Some(logins) = &a.name_logins else {
+                        return missing("the logins that depend on host names were not collected");
+                    };
+                    Ok(if name == "name_logins" {
+                        Value::Num(logins.len() as f64)
+                    } else {
+                        Value::Str(
+                            logins
+                                .iter()
+                                .map(|l| l.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        )
+                    })
+                }
+                "name_logins_unread" => {
+                    let Some(server) = &facts.server else {
+                        return missing("no server facts");
+                    };
+                    Ok(Value::Str(match &server.accounts {
+                        Some(a) if a.name_logins.is_some() => a.name_logins_unread.join("; "),
+                        Some(_) => "the logins that depend on host names (not collected)".into(),
+                        None => format!(
+                            "the accounts ({})",
+                            facts
+                                .skipped
+                                .iter()
+                                .find(|s| s.what == "accounts")
+                                .map_or("not collected", |s| s.reason.as_str())
+                        ),
+                    }))
                 }
                 _ => {
                     // `server.KIND_accounts` counts, `server.KIND_accounts_list`

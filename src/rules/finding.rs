@@ -103,6 +103,20 @@ impl Recommendation {
     }
 }
 
+/// A recommendation whose `offer_if` does not hold: not offered (no
+/// suggested change, no option-file line) but written commented out by
+/// `gen-cnf`, with `note` saying why and what to do first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Withheld {
+    pub variable: String,
+    /// The value it would have (`ON`).
+    pub value: String,
+    pub code: String,
+    pub rationale: String,
+    /// The rule's `withheld` text.
+    pub note: String,
+}
+
 /// A rule that did not run to a verdict, and why ("needs host.memory (no
 /// host facts)", "applies to mysql < 8.0; target is mysql-8.0.32").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -116,6 +130,8 @@ pub struct Evaluation {
     /// In rule-code order.
     pub findings: Vec<Finding>,
     pub recommendations: BTreeMap<String, Recommendation>,
+    /// Recommendations held back because their `offer_if` does not hold.
+    pub withheld: BTreeMap<String, Withheld>,
     pub not_applicable: Vec<NotApplicable>,
 }
 

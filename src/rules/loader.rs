@@ -336,6 +336,10 @@ struct RawRecommend {
     profile: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
     #[serde(default)]
     format: Option<Spanned<String>>,
+    #[serde(default)]
+    offer_if: Option<Spanned<String>>,
+    #[serde(default)]
+    withheld: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -715,11 +719,49 @@ fn build_rule(
                 }
             }
         }
+        let offer_if = match &r.offer_if {
+            Some(text) => {
+                let (c, t) = compile(idx, text, &env)?;
+                if !matches!(t, Type::Bool | Type::Dyn) {
+                    return Err(idx.err(
+                        idx.content_start(text.span().start),
+                        format!(
+                            "type error: 'offer_if' must be a condition, found {}",
+                            t.describe()
+                        ),
+                    ));
+                }
+                Some(c)
+            }
+            None => None,
+        };
+        // A withheld value has no `rec.` of its own; the template says
+        // why it is not offered.
+        let withheld = match (&r.withheld, &offer_if) {
+            (Some(text), Some(_)) => {
+                Some(Template::compile(text.get_ref(), &env).map_err(|e| idx.expr_err(text, e))?)
+            }
+            (Some(text), None) => {
+                return Err(idx.err(
+                    text.span().start,
+                    "`withheld` says why a value is not offered; it needs an `offer_if`",
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(idx.err(
+                    r.variable.span().start,
+                    "a recommendation with `offer_if` needs `withheld`: why the value is not offered and what to do first",
+                ));
+            }
+            (None, None) => None,
+        };
         recommend.push(Recommend {
             variable,
             value,
             profile,
             format,
+            offer_if,
+            withheld,
             location: idx.at(r.variable.span().start),
         });
     }
@@ -803,6 +845,16 @@ fn build_rule(
             std::iter::once(&when.expr)
                 .chain(lets.iter().map(|(_, c)| &c.expr))
                 .chain(recommend.iter().map(|r| &r.value.expr))
+                .chain(
+                    recommend
+                        .iter()
+                        .filter_map(|r| r.offer_if.as_ref().map(|c| &c.expr)),
+                )
+                .chain(
+                    recommend
+                        .iter()
+                        .flat_map(|r| r.withheld.iter().flat_map(|t| t.exprs())),
+                )
                 .chain(message.exprs()),
         )
         .into_iter()
@@ -814,6 +866,12 @@ fn build_rule(
     }
     for r in &mut recommend {
         r.value.expr = model.expand(&r.value.expr);
+        if let Some(c) = &mut r.offer_if {
+            c.expr = model.expand(&c.expr);
+        }
+        if let Some(t) = &mut r.withheld {
+            t.map_exprs(&|e| model.expand(e));
+        }
     }
     message.map_exprs(&|e| model.expand(e));
 
@@ -826,9 +884,16 @@ fn build_rule(
     when.expr.for_each_fact(&mut note);
     lets.iter()
         .for_each(|(_, c)| c.expr.for_each_fact(&mut note));
-    recommend
-        .iter()
-        .for_each(|r| r.value.expr.for_each_fact(&mut note));
+    recommend.iter().for_each(|r| {
+        r.value.expr.for_each_fact(&mut note);
+        if let Some(c) = &r.offer_if {
+            c.expr.for_each_fact(&mut note);
+        }
+        r.withheld
+            .iter()
+            .flat_map(|t| t.exprs())
+            .for_each(|e| e.for_each_fact(&mut note));
+    });
     message.exprs().for_each(|e| e.for_each_fact(&mut note));
 
     Ok(Rule {

@@ -23,7 +23,7 @@ pub mod schema;
 pub mod template;
 
 pub use evaluate::{Defaults, EvalInput};
-pub use finding::{Evaluation, Finding, Fix, LineEdit, NotApplicable, Recommendation};
+pub use finding::{Evaluation, Finding, Fix, LineEdit, NotApplicable, Recommendation, Withheld};
 pub use loader::{RuleError, RuleSet};
 pub use profile::{Durability, Observability, Profile, Workload};
 pub use schema::{Confidence, Family, Rule, Setting, Severity};

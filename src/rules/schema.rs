@@ -539,6 +539,18 @@ pub struct Recommend {
     #[serde(skip_serializing_if = "ProfileScope::is_empty")]
     pub profile: ProfileScope,
     pub format: ValueFormat,
+    /// `offer_if`: the value is offered only when this condition holds.
+    /// When it is false, or a fact it needs is missing, the recommendation
+    /// is withheld: the finding recommends nothing, `check` suggests no
+    /// change, and `gen-cnf` writes the line commented out under
+    /// [`Recommend::withheld`]. For a change that is safe only when the
+    /// server proves something (MT208: no login depends on host names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offer_if: Option<Compiled>,
+    /// `withheld`: why a withheld value is not offered and what to do
+    /// first (a template; required with `offer_if`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<Template>,
     /// Where the entry is, for conflict messages.
     #[serde(skip)]
     pub location: SourceLocation,
@@ -660,7 +672,12 @@ impl Rule {
             .map(|(_, c)| c.text.as_str())
             .chain(self.models.iter().map(|(_, t)| t.as_str()))
             .chain([self.when.text.as_str(), self.message.text.as_str()])
-            .chain(self.recommend.iter().map(|r| r.value.text.as_str()));
+            .chain(self.recommend.iter().map(|r| r.value.text.as_str()))
+            .chain(
+                self.recommend
+                    .iter()
+                    .filter_map(|r| r.offer_if.as_ref().map(|c| c.text.as_str())),
+            );
         for text in texts {
             for needle in &needles {
                 let mut from = 0;

@@ -74,15 +74,19 @@ pub struct TestServer {
     nofile: Option<u64>,
     /// The OS user (uid, gid) the server runs as, when not the test's.
     os_user: Option<(u32, u32)>,
+    /// What it listens on (`--bind-address`; `None`: 127.0.0.1).
+    bind_address: Option<String>,
 }
 
 /// How a throw-away server is started, besides its option file.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Launch {
     /// `ulimit -n` for the server.
     nofile: Option<u64>,
     /// Run as this (uid, gid), owning its files.
     os_user: Option<(u32, u32)>,
+    /// `--bind-address` (`None`: 127.0.0.1).
+    bind_address: Option<String>,
 }
 
 impl TestServer {
@@ -116,6 +120,22 @@ impl TestServer {
         match launch.and_then(|l| Self::try_start_with(extra_cnf, l)) {
             Ok(s) => Some(s),
             Err(reason) => skip_or_panic(&format!("no throw-away mariadbd as {user}: {reason}")),
+        }
+    }
+
+    /// Start a server listening on `bind_address` instead of 127.0.0.1
+    /// alone: `0.0.0.0` for a server that listens beyond loopback, as a
+    /// production server does (rules such as MT208 are silent on a
+    /// loopback-only server). Its accounts are the template's: root and the
+    /// anonymous accounts match only clients on this machine.
+    pub fn start_bound(extra_cnf: &str, bind_address: &str) -> Option<TestServer> {
+        let launch = Launch {
+            bind_address: Some(bind_address.to_string()),
+            ..Launch::default()
+        };
+        match Self::try_start_with(extra_cnf, launch) {
+            Ok(s) => Some(s),
+            Err(reason) => skip_or_panic(&format!("no throw-away mariadbd: {reason}")),
         }
     }
 
@@ -161,7 +181,14 @@ impl TestServer {
                     .map_err(|e| format!("cannot give the server's files to uid {uid}: {e}"))?;
             }
             let log = dir.path().join("error.log");
-            let child = spawn_server(&mariadbd, dir.path(), &datadir, &socket, port, launch)?;
+            let child = spawn_server(
+                &mariadbd,
+                dir.path(),
+                &datadir,
+                &socket,
+                port,
+                launch.clone(),
+            )?;
             let mut server = TestServer {
                 port,
                 socket,
@@ -172,6 +199,7 @@ impl TestServer {
                 mariadbd: mariadbd.clone(),
                 nofile: launch.nofile,
                 os_user: launch.os_user,
+                bind_address: launch.bind_address.clone(),
             };
             match server.wait_ready(&log) {
                 Ok(()) => {
@@ -199,6 +227,7 @@ impl TestServer {
             Launch {
                 nofile: self.nofile,
                 os_user: self.os_user,
+                bind_address: self.bind_address.clone(),
             },
         )?;
         let log = self.dir.path().join("error.log");
@@ -514,7 +543,10 @@ fn spawn_server(
         format!("--datadir={}", datadir.display()),
         format!("--socket={}", socket.display()),
         format!("--port={port}"),
-        "--bind-address=127.0.0.1".to_string(),
+        format!(
+            "--bind-address={}",
+            launch.bind_address.as_deref().unwrap_or("127.0.0.1")
+        ),
         format!("--pid-file={}", dir.join("pid").display()),
         format!("--log-error={}", dir.join("error.log").display()),
         // Its own temporary directory: a server starting removes leftover

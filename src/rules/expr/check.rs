@@ -52,6 +52,9 @@ pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
     ("public_db_grants_list", Type::Str, &[]),
     ("host_cache_connect_errors", Type::Num, &[]),
     ("host_cache_blocked", Type::Num, &[]),
+    ("name_logins", Type::Num, &[]),
+    ("name_logins_list", Type::Str, &[]),
+    ("name_logins_unread", Type::Str, &[]),
 ];
 pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
     ("durability", Type::Str, &["strict", "relaxed"]),
