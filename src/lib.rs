@@ -19,6 +19,7 @@ pub mod rules;
 pub mod secrets;
 pub mod target;
 pub mod units;
+pub mod wrap;
 
 /// `eprintln!` that never panics and never passes a control character
 /// through: a message can quote a value from a file or a server, and a

@@ -77,13 +77,14 @@ fn defaults_report_small_buffer_pool_in_every_format() {
     assert!(out.contains("innodb_buffer_pool_size"), "{out}");
     assert!(out.contains("32M → "), "{out}");
     assert!(
-        out.contains("Suggested changes (paste into an option file):\n\n[mariadb]\n"),
+        out.contains("Suggested changes:\n\n-- Apply now (lasts until restart: add the option-file lines too):\n"),
         "{out}"
     );
     assert!(
-        out.contains("online: SET GLOBAL innodb_buffer_pool_size = "),
+        out.contains("\nSET GLOBAL innodb_buffer_pool_size = "),
         "{out}"
     );
+    assert!(out.contains("\n[mariadb]\n"), "{out}");
     assert!(
         !out.contains("SET PERSIST"),
         "MariaDB has no SET PERSIST: {out}"
@@ -138,9 +139,10 @@ fn defaults_report_small_buffer_pool_in_every_format() {
         "{md}"
     );
     assert!(
-        md.contains("## Suggested changes\n\n```ini\n[mariadb]\n"),
+        md.contains("## Suggested changes\n\n```sql\n-- Apply now"),
         "{md}"
     );
+    assert!(md.contains("\n```ini\n[mariadb]\n"), "{md}");
 
     // -v lists the rules that did not apply, with reasons; --only narrows.
     // Without host facts the sizing rules cannot apply.
@@ -278,7 +280,10 @@ fn poor_config_reports_memory_overcommit() {
     assert_eq!(mt101["current"], "8M");
 
     let out = stdout(&check(&server, &["--memory", "8G"]));
-    assert!(out.contains(&format!("max_connections = {rec}\n")), "{out}");
+    assert!(
+        out.contains(&format!("max_connections = {rec}  # MT301\n")),
+        "{out}"
+    );
 
     // --interval: two status samples, rates over the interval.
     let v = json_of(&check(

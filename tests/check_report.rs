@@ -107,8 +107,29 @@ fn mysql_80_snapshot_json_follows_the_schema_and_uses_set_persist() {
     assert_eq!(pool["value"], "5G");
     assert_eq!(
         pool["apply"],
-        serde_json::json!({"mode": "online", "statement": "SET PERSIST innodb_buffer_pool_size = 5368709120;", "persisted": true})
+        serde_json::json!({"mode": "online", "statement": "SET PERSIST innodb_buffer_pool_size = 5368709120;", "persisted": true, "undo": "SET GLOBAL innodb_buffer_pool_size = 7516192768;"})
     );
+    // The same in the three parts a DBA pastes.
+    let paste = &v["paste"];
+    assert!(
+        paste["apply_now"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!(
+                "SET PERSIST innodb_buffer_pool_size = 5368709120;"
+            ))
+    );
+    assert!(
+        paste["undo"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("RESET PERSIST innodb_buffer_pool_size;"))
+    );
+    assert!(paste["option_file"].as_array().unwrap().iter().any(|l| {
+        l["variable"] == "innodb_buffer_pool_size"
+            && l["value"] == "5G"
+            && l["restart_only"] == false
+    }));
     // One change per variable.
     let mut vars: Vec<&str> = changes
         .iter()
@@ -167,15 +188,24 @@ fn text_report_has_header_tables_block_and_summary() {
     );
     assert!(
         out.contains(
-            "Suggested changes (paste into an option file):\n\n\
-             [mysqld]\n\
-             # MT102 online, persisted: SET PERSIST innodb_buffer_pool_size = 5368709120;\n\
-             innodb_buffer_pool_size = 5G\n"
+            "Suggested changes:\n\n\
+             -- Apply now (SET PERSIST: survives a restart):\n\
+             SET PERSIST innodb_buffer_pool_size = 5368709120;\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\nSET PERSIST max_connections = "), "{out}");
+    // Today's values back, and the persisted ones gone.
+    assert!(
+        out.contains(
+            "-- Undo (today's values):\n\
+             SET GLOBAL innodb_buffer_pool_size = 7516192768;\n\
+             RESET PERSIST innodb_buffer_pool_size;\n"
         ),
         "{out}"
     );
     assert!(
-        out.contains("# MT301 online, persisted: SET PERSIST max_connections = "),
+        out.contains("[mysqld]\ninnodb_buffer_pool_size = 5G  # MT102\n"),
         "{out}"
     );
     let summary = out.lines().last().unwrap();
@@ -262,7 +292,13 @@ fn markdown_report() {
     // reads the report as raw HTML.
     assert!(md.contains("\n| MT102 `innodb-buffer-pool-too-large` | innodb | <code>innodb_buffer_pool_size</code> | <code>7G</code> → <code>5G</code> | innodb_buffer_pool_size is 7G,"), "{md}");
     assert!(
-        md.contains("\n## Suggested changes\n\n```ini\n[mysqld]\n# MT102 "),
+        md.contains(
+            "\n## Suggested changes\n\n```sql\n-- Apply now (SET PERSIST: survives a restart):\n"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("\n```ini\n[mysqld]\ninnodb_buffer_pool_size = 5G  # MT102\n"),
         "{md}"
     );
     assert!(md.contains("\nmax_connections = "), "{md}");

@@ -72,11 +72,12 @@ fn narrow_terminals_get_blocks_that_fit_and_never_split_a_name() {
             !text.contains('┆'),
             "{cols}: a table below 100 columns:\n{text}"
         );
-        // The paste block goes into an option file as it is: not wrapped.
+        // The paste block goes into a client or an option file as it is:
+        // its statements and lines are not wrapped.
         let paste = text
-            .split("Suggested changes (paste into an option file):")
+            .split("Suggested changes:")
             .nth(1)
-            .and_then(|rest| rest.split("\n\n").nth(1))
+            .and_then(|rest| rest.split("\n\n\n").next())
             .unwrap_or_default();
         // Diagnostics on stderr (the pseudo-terminal shows both) stay one
         // line each, as tools read them.
@@ -109,4 +110,41 @@ fn narrow_terminals_get_blocks_that_fit_and_never_split_a_name() {
 #[test]
 fn not_a_terminal_is_120() {
     assert_eq!(widest_table_line(None, &[]), 120);
+}
+
+/// `mytune rules` printed 131 columns and `explain` wrapped at about 100
+/// in an 80-column terminal; names such as `mariadb-secure-installation`
+/// were split at their hyphen by the terminal's own wrap.
+#[test]
+fn rules_and_explain_fit_an_80_column_terminal() {
+    let bin = env!("CARGO_BIN_EXE_mytune");
+    for args in [
+        "rules",
+        "explain MT501",
+        "explain MT702",
+        "explain MT002",
+        "explain MT208",
+    ] {
+        let out = Command::new("script")
+            .args([
+                "-q",
+                "-e",
+                "-c",
+                &format!("stty rows 50 cols 80; env -u COLUMNS {bin} {args}"),
+                "/dev/null",
+            ])
+            .env_remove("COLUMNS")
+            .output()
+            .expect("script (util-linux) runs");
+        let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+        assert!(out.status.success(), "{args}: {text}");
+        assert!(text.lines().count() > 3, "{args}: {text}");
+        for line in text.lines() {
+            let width = line.chars().count();
+            assert!(
+                width <= 80 || line.split_whitespace().count() == 1,
+                "{args}: {width} > 80: {line:?}"
+            );
+        }
+    }
 }

@@ -96,7 +96,7 @@ fn every_rule_cites_by_title() {
         }
         found.extend(offences(
             &format!("{} docs::explain", r.code),
-            &docs::explain(r),
+            &docs::explain(r, 100),
         ));
     }
     found.extend(offences("rules reference", &docs::markdown(&set)));

@@ -118,8 +118,7 @@ fn suggests_skip_name_resolve(report: &Value) -> bool {
 
 /// The text report's suggested-changes block (empty when it has none).
 fn paste_block(text: &str) -> &str {
-    text.find("Suggested changes (paste into an option file):")
-        .map_or("", |i| &text[i..])
+    text.find("Suggested changes:").map_or("", |i| &text[i..])
 }
 
 /// A connection over TCP to 127.0.0.1, kept open by the caller.

@@ -355,7 +355,7 @@ fn a_rule_uses_the_shared_model_expanded_and_explain_lists_it() {
         "{names:?}"
     );
     assert!(r.reads("max_connections") && r.reads("sort_buffer_size"));
-    let explain = mytune::rules::docs::explain(r);
+    let explain = mytune::rules::docs::explain(r, 100);
     assert!(explain.contains("  model worst = "), "{explain}");
     assert!(set.model().iter().any(|m| m.name == "expected"));
 }

@@ -33,8 +33,14 @@ pub struct SuggestedChange {
 pub enum Apply {
     /// `statement` changes the running server; `persisted`: it also survives
     /// a restart (`SET PERSIST`), otherwise the option-file line is needed
-    /// too.
-    Online { statement: String, persisted: bool },
+    /// too. `undo` puts today's running value back (absent when today's
+    /// value is not known); after `SET PERSIST`, `RESET PERSIST` too.
+    Online {
+        statement: String,
+        persisted: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        undo: Option<String>,
+    },
     /// Only the option-file line and a restart.
     Restart,
 }
@@ -74,15 +80,18 @@ pub fn suggest(
         let apply = match info {
             Some(v) if v.dynamic && v.sysvar => {
                 let sql = sql_value(Some(&v.kind), value);
+                let old = f.current.as_deref().map(|c| sql_value(Some(&v.kind), c));
                 if has_set_persist(target) {
                     Apply::Online {
                         statement: format!("SET PERSIST {var} = {sql};"),
                         persisted: true,
+                        undo: old.map(|o| format!("SET GLOBAL {var} = {o};")),
                     }
                 } else {
                     Apply::Online {
                         statement: format!("SET GLOBAL {var} = {sql};"),
                         persisted: false,
+                        undo: old.map(|o| format!("SET GLOBAL {var} = {o};")),
                     }
                 }
             }
@@ -97,6 +106,70 @@ pub fn suggest(
         });
     }
     out
+}
+
+/// The suggested changes as a DBA applies them: the online statements as
+/// one SQL block, the statements that undo them, and the option-file
+/// lines (those read only at a restart marked once, by `restart_only`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Paste {
+    /// `SET GLOBAL` / `SET PERSIST` statements, in finding order.
+    pub apply_now: Vec<String>,
+    /// Statements that restore today's values of the changes above (those
+    /// whose value today is known).
+    pub undo: Vec<String>,
+    /// Every change as an option-file line.
+    pub option_file: Vec<OptionLine>,
+}
+
+/// One `name = value` line of the option-file part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OptionLine {
+    pub variable: String,
+    pub value: String,
+    /// The finding that recommends it.
+    pub code: String,
+    /// Takes effect only when the server restarts.
+    pub restart_only: bool,
+}
+
+/// The three parts of the block for `changes`.
+pub fn paste(changes: &[SuggestedChange]) -> Paste {
+    let mut p = Paste {
+        apply_now: Vec::new(),
+        undo: Vec::new(),
+        option_file: Vec::new(),
+    };
+    for c in changes {
+        if let Apply::Online {
+            statement,
+            undo,
+            persisted,
+        } = &c.apply
+        {
+            p.apply_now.push(statement.clone());
+            if let Some(u) = undo {
+                p.undo.push(u.clone());
+                // Today's value back, and the persisted one gone.
+                if *persisted {
+                    p.undo.push(format!("RESET PERSIST {};", c.variable));
+                }
+            }
+        }
+    }
+    // The online ones first, then those a restart reads.
+    let mut lines: Vec<OptionLine> = changes
+        .iter()
+        .map(|c| OptionLine {
+            variable: c.variable.clone(),
+            value: c.value.clone(),
+            code: c.code.clone(),
+            restart_only: c.apply == Apply::Restart,
+        })
+        .collect();
+    lines.sort_by_key(|l| l.restart_only);
+    p.option_file = lines;
+    p
 }
 
 /// A value as SQL accepts it: sizes and numbers as plain numbers (`SET
@@ -174,6 +247,32 @@ mod tests {
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].code, "MT101");
         assert_eq!(changes[0].apply, Apply::Restart);
+    }
+
+    #[test]
+    fn the_paste_block_has_apply_undo_and_option_file_parts() {
+        let change = |var: &str, apply: Apply| SuggestedChange {
+            code: "MT100".into(),
+            variable: var.into(),
+            current: Some("10".into()),
+            value: "1".into(),
+            apply,
+        };
+        let p = paste(&[
+            change("skip_name_resolve", Apply::Restart),
+            change(
+                "long_query_time",
+                Apply::Online {
+                    statement: "SET GLOBAL long_query_time = 1;".into(),
+                    persisted: false,
+                    undo: Some("SET GLOBAL long_query_time = 10;".into()),
+                },
+            ),
+        ]);
+        assert_eq!(p.apply_now, ["SET GLOBAL long_query_time = 1;"]);
+        assert_eq!(p.undo, ["SET GLOBAL long_query_time = 10;"]);
+        assert_eq!(p.option_file[0].variable, "long_query_time");
+        assert!(p.option_file[1].restart_only);
     }
 
     #[test]

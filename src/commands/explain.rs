@@ -25,7 +25,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         });
         if let Some(check) = check {
             match args.format {
-                ExplainFormat::Text => super::emit(&check.explain())?,
+                ExplainFormat::Text => super::emit(&check.explain(mytune::wrap::stdout_width()))?,
                 ExplainFormat::Json => {
                     super::emit(&(serde_json::to_string_pretty(&check.to_json())? + "\n"))?
                 }
@@ -38,7 +38,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         );
     };
     match args.format {
-        ExplainFormat::Text => super::emit(&docs::explain(rule))?,
+        ExplainFormat::Text => super::emit(&docs::explain(rule, mytune::wrap::stdout_width()))?,
         ExplainFormat::Json => super::emit(&(serde_json::to_string_pretty(rule)? + "\n"))?,
     }
     Ok(ExitCode::SUCCESS)

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use mytune::rules::docs;
 
 use crate::cli::{RulesArgs, RulesFormat};
@@ -16,7 +16,9 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
     match args.format {
         RulesFormat::Table => {
             let mut t = Table::new();
-            t.load_style(UTF8_FULL_CONDENSED);
+            t.load_style(UTF8_FULL_CONDENSED)
+                .set_content_arrangement(ContentArrangement::Disabled);
+            let mut rows: Vec<[String; 5]> = Vec::new();
             t.set_header(["code", "name", "severity", "family", "applies"]);
             // The built-in checks first (their codes are the lowest): lint's
             // structural checks and check's drift against option files.
@@ -41,16 +43,22 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
                         c.code,
                         c.name,
                         c.severity.to_string(),
-                        "check, local server's error log (built in)",
+                        "check: error log (built in)",
                     )
                 }))
                 .collect();
             builtin.sort_by_key(|b| b.0);
             for (code, name, severity, applies) in builtin {
-                t.add_row([code, name, &severity, "config", applies]);
+                rows.push([
+                    code.into(),
+                    name.into(),
+                    severity,
+                    "config".into(),
+                    applies.into(),
+                ]);
             }
             for r in set.rules() {
-                t.add_row([
+                rows.push([
                     r.code.clone(),
                     r.name.clone(),
                     r.severity.to_string(),
@@ -58,7 +66,19 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
                     r.applies.to_string(),
                 ]);
             }
-            super::emit(&format!("{t}\n"))?;
+            for row in &rows {
+                t.add_row(row);
+            }
+            let table = t.to_string();
+            let width = usize::from(mytune::wrap::stdout_width());
+            // The table when it fits the width whole; else a list that
+            // never splits a name.
+            let fits = table.lines().all(|l| l.chars().count() <= width);
+            super::emit(&if fits {
+                format!("{table}\n")
+            } else {
+                short_list(&rows, width)
+            })?;
         }
         RulesFormat::Json => {
             super::emit(&(serde_json::to_string_pretty(&docs::summaries(&set))? + "\n"))?;
@@ -66,4 +86,31 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
         RulesFormat::Markdown => super::emit(&docs::markdown(&set))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The catalog as a list for a narrow terminal: code, severity, family and
+/// name on one line, what it applies to after them when it fits, else on
+/// the next line, indented.
+fn short_list(rows: &[[String; 5]], width: usize) -> String {
+    let family = rows.iter().map(|r| r[3].len()).max().unwrap_or(6);
+    let mut out = format!(
+        "{:<5}  {:<8}  {:<family$}  name, applies\n",
+        "code", "severity", "family"
+    );
+    for [code, name, severity, fam, applies] in rows {
+        let line = format!("{code:<5}  {severity:<8}  {fam:<family$}  {name}");
+        if line.chars().count() + 2 + applies.chars().count() <= width {
+            out.push_str(&format!("{line}  {applies}\n"));
+        } else {
+            out.push_str(&format!("{line}\n"));
+            let indent = " ".repeat(7);
+            out.push_str(&mytune::wrap::fill(
+                &format!("{indent}applies: {applies}"),
+                width,
+                &indent,
+            ));
+            out.push('\n');
+        }
+    }
+    out
 }

@@ -89,21 +89,11 @@ pub struct GeneratedFile {
 /// Split a comment into lines of at most `width` characters (words are not
 /// broken), for `# ` comment blocks.
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
+    let one = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.is_empty() {
+        return Vec::new();
     }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
+    crate::wrap::lines(&one, width, "")
 }
 
 /// The first sentence of a rule's rationale: the short "why" of a line.

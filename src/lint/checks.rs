@@ -276,15 +276,21 @@ impl Check {
     }
 
     /// `mytune explain MT00x`, in the layout of a rule's explanation.
-    pub fn explain(&self) -> String {
+    pub fn explain(&self, width: u16) -> String {
+        let w = usize::from(width);
         let mut s = format!(
-            "{} {}\nfamily: config (built in, not a TOML rule) · severity: {}\n\n{}.\n\n{}\n",
-            self.code, self.name, self.severity, self.summary, self.rationale
+            "{} {}\nfamily: config (built in, not a TOML rule) · severity: {}\n\n{}\n\n{}\n",
+            self.code,
+            self.name,
+            self.severity,
+            crate::wrap::fill(&format!("{}.", self.summary), w, ""),
+            crate::wrap::fill(self.rationale, w, "")
         );
         if !self.sources.is_empty() {
             s.push_str("\nsources:\n");
             for u in self.sources {
-                s.push_str(&format!("  - {u}\n"));
+                s.push_str(&crate::wrap::fill(&format!("  - {u}"), w, "    "));
+                s.push('\n');
             }
         }
         s

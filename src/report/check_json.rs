@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::json::Report;
+use crate::check::changes::Paste;
 use crate::check::header::{Budget, ConnectionUse, Counters, DataSummary, MemoryUse, Resource};
 use crate::check::{CheckReport, SuggestedChange};
 use crate::facts::Skipped;
@@ -21,6 +22,8 @@ pub struct CheckJson<'a> {
     pub host: Option<Host<'a>>,
     pub option_group: &'a str,
     pub suggested_changes: &'a [SuggestedChange],
+    /// The same changes in the three parts a DBA pastes.
+    pub paste: Paste,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_applicable: Option<&'a [NotApplicable]>,
     pub skipped: &'a [Skipped],
@@ -86,6 +89,7 @@ pub fn render(r: &CheckReport, verbose: bool) -> String {
         }),
         option_group: &r.option_group,
         suggested_changes: &r.changes,
+        paste: crate::check::changes::paste(&r.changes),
         not_applicable: verbose.then_some(r.not_applicable.as_slice()),
         skipped: &h.skipped,
         error_log: h.error_log.as_deref(),

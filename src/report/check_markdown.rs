@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::check_text::{changes_block, flavor_name, summary_line};
+use super::check_text::{flavor_name, option_file_part, sql_part, summary_line};
 use super::safe::{markdown as cell, markdown_code as code, markdown_fence};
 use crate::check::CheckReport;
 use crate::units;
@@ -87,12 +87,14 @@ pub fn render(r: &CheckReport) -> String {
         }
     }
     if !r.changes.is_empty() {
-        let block = changes_block(r);
+        out.push_str("\n## Suggested changes\n");
+        if let Some(sql) = sql_part(r) {
+            let fence = markdown_fence(&sql);
+            let _ = write!(out, "\n{fence}sql\n{sql}{fence}\n");
+        }
+        let block = option_file_part(r);
         let fence = markdown_fence(&block);
-        let _ = write!(
-            out,
-            "\n## Suggested changes\n\n{fence}ini\n{block}{fence}\n"
-        );
+        let _ = write!(out, "\n{fence}ini\n{block}{fence}\n");
     }
     if !r.not_applicable.is_empty() {
         out.push_str("\n## Not applicable\n\n");

@@ -67,11 +67,7 @@ pub fn render(report: &CheckReport, style: Style) -> String {
         }
     }
     if !report.changes.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{}\n",
-            bold("Suggested changes (paste into an option file):", style)
-        );
+        let _ = writeln!(out, "\n{}\n", bold("Suggested changes:", style));
         out.push_str(&changes_block(report));
     }
     if !report.not_applicable.is_empty() {
@@ -97,10 +93,7 @@ fn header(out: &mut String, r: &CheckReport, style: Style) {
 /// `text` wrapped to `width` columns (never inside a word), continuation
 /// lines indented by `indent`.
 fn wrap(text: &str, width: u16, indent: &str) -> String {
-    let opts = textwrap::Options::new(usize::from(width.max(20)))
-        .subsequent_indent(indent)
-        .break_words(false);
-    textwrap::fill(text, opts)
+    crate::wrap::fill(text, usize::from(width), indent)
 }
 
 /// One block per finding (identical messages folded, as in the table).
@@ -241,24 +234,72 @@ fn change_text(f: &Finding, space: &str) -> String {
     }
 }
 
-/// The block for an option file: a group header, then per change a comment
-/// saying how it applies and the `name = value` line.
+/// The suggested changes in three parts, each ready to paste: the SQL that
+/// applies the online ones now, the SQL that undoes them, and the
+/// option-file lines (restart-only ones under one note).
 pub fn changes_block(r: &CheckReport) -> String {
-    let mut out = format!("[{}]\n", r.option_group);
-    for c in &r.changes {
-        let how = match &c.apply {
+    match sql_part(r) {
+        Some(sql) => format!("{sql}\n{}", option_file_part(r)),
+        None => option_file_part(r),
+    }
+}
+
+/// The SQL of the online changes and of their undo, or `None` when every
+/// change needs a restart.
+pub fn sql_part(r: &CheckReport) -> Option<String> {
+    let p = crate::check::changes::paste(&r.changes);
+    if p.apply_now.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    let until_restart = r.changes.iter().any(|c| {
+        matches!(
+            c.apply,
             Apply::Online {
-                statement,
-                persisted: true,
-            } => format!("online, persisted: {statement}"),
-            Apply::Online {
-                statement,
                 persisted: false,
-            } => format!("online: {statement} (lasts until restart: keep this line too)"),
-            Apply::Restart => "needs a restart".to_string(),
-        };
-        let _ = writeln!(out, "# {} {}", c.code, escape(&how));
-        let _ = writeln!(out, "{} = {}", escape(&c.variable), escape(&c.value));
+                ..
+            }
+        )
+    });
+    let _ = writeln!(
+        out,
+        "-- Apply now{}:",
+        if until_restart {
+            " (lasts until restart: add the option-file lines too)"
+        } else {
+            " (SET PERSIST: survives a restart)"
+        }
+    );
+    for st in &p.apply_now {
+        let _ = writeln!(out, "{}", escape(st));
+    }
+    if !p.undo.is_empty() {
+        let _ = writeln!(out, "-- Undo (today's values):");
+        for st in &p.undo {
+            let _ = writeln!(out, "{}", escape(st));
+        }
+    }
+    Some(out)
+}
+
+/// The option-file lines under their group, the restart-only ones last
+/// under one note, each with the finding's code.
+pub fn option_file_part(r: &CheckReport) -> String {
+    let p = crate::check::changes::paste(&r.changes);
+    let mut out = format!("[{}]\n", r.option_group);
+    let mut restart_noted = false;
+    for l in &p.option_file {
+        if l.restart_only && !restart_noted {
+            let _ = writeln!(out, "# Read at the next restart only:");
+            restart_noted = true;
+        }
+        let _ = writeln!(
+            out,
+            "{} = {}  # {}",
+            escape(&l.variable),
+            escape(&l.value),
+            l.code
+        );
     }
     out
 }

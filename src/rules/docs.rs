@@ -250,26 +250,27 @@ fn articles_markdown() -> String {
 }
 
 /// Everything about one rule, for `mytune explain`.
-pub fn explain(r: &Rule) -> String {
+pub fn explain(r: &Rule, width: u16) -> String {
+    let width = usize::from(width);
     let mut s = String::new();
     let _ = writeln!(s, "{} {}", r.code, r.name);
-    let _ = writeln!(s, "  family:     {}", r.family);
-    let _ = writeln!(s, "  severity:   {}", r.severity);
-    let _ = writeln!(s, "  confidence: {}", r.confidence);
+    field(&mut s, "family", &r.family.to_string(), width);
+    field(&mut s, "severity", &r.severity.to_string(), width);
+    field(&mut s, "confidence", &r.confidence.to_string(), width);
     if !r.tags.is_empty() {
-        let _ = writeln!(s, "  tags:       {}", r.tags.join(", "));
+        field(&mut s, "tags", &r.tags.join(", "), width);
     }
-    let _ = writeln!(s, "  applies:    {}", r.applies);
-    let _ = writeln!(s, "  defined at: {}", r.origin);
+    field(&mut s, "applies", &r.applies.to_string(), width);
+    field(&mut s, "defined at", &r.origin.to_string(), width);
     for (name, text) in &r.models {
-        let _ = writeln!(s, "  model {name} = {text}");
+        field(&mut s, "model", &format!("{name} = {text}"), width);
     }
     for (name, c) in &r.lets {
-        let _ = writeln!(s, "  let {name} = {}", c.text);
+        field(&mut s, "let", &format!("{name} = {}", c.text), width);
     }
-    let _ = writeln!(s, "  when:       {}", r.when.text);
+    field(&mut s, "when", &r.when.text, width);
     if let Some(v) = &r.variable {
-        let _ = writeln!(s, "  variable:   {v}");
+        field(&mut s, "variable", v, width);
     }
     for rec in &r.recommend {
         let scope = if rec.profile.is_empty() {
@@ -277,43 +278,36 @@ pub fn explain(r: &Rule) -> String {
         } else {
             format!("   [{}]", rec.profile)
         };
-        let _ = writeln!(
-            s,
-            "  recommend:  {} = {}{scope}",
-            rec.variable, rec.value.text
+        field(
+            &mut s,
+            "recommend",
+            &format!("{} = {}{scope}", rec.variable, rec.value.text),
+            width,
         );
         if let (Some(c), Some(w)) = (&rec.offer_if, &rec.withheld) {
-            let _ = writeln!(s, "  offer if:   {}", c.text);
-            let _ = writeln!(s, "  withheld:   {}", w.text);
+            field(&mut s, "offer if", &c.text, width);
+            field(&mut s, "withheld", &w.text, width);
         }
     }
-    let _ = writeln!(s, "  message:    {}", r.message.text);
+    field(&mut s, "message", &r.message.text, width);
     s.push_str("\nRationale:\n");
-    for line in wrap(&r.rationale, 96) {
+    for line in crate::wrap::lines(&r.rationale, width.saturating_sub(2), "") {
         let _ = writeln!(s, "  {line}");
     }
     s.push_str("\nSources:\n");
     for src in &r.sources {
-        let _ = writeln!(s, "  - {src}");
+        let _ = writeln!(
+            s,
+            "{}",
+            crate::wrap::fill(&format!("  - {src}"), width, "    ")
+        );
     }
     s
 }
 
-/// Greedy word wrap for terminal output.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    for para in text.lines() {
-        let mut line = String::new();
-        for word in para.split_whitespace() {
-            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-                lines.push(std::mem::take(&mut line));
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        lines.push(line);
-    }
-    lines
+/// `  label:      value`, the value wrapped to `width` under itself.
+fn field(s: &mut String, label: &str, value: &str, width: usize) {
+    const INDENT: &str = "              ";
+    let first = format!("  {:<12}{value}", format!("{label}:"));
+    let _ = writeln!(s, "{}", crate::wrap::fill(&first, width, INDENT));
 }
