@@ -721,7 +721,7 @@ def median_ci(xs, level=0.95):
 # a borrowed one.
 TIMED = ("pair", "table", "step", "best")
 # Rows written before the bench recorded the run length (2026-12-01 to 2026-12-03) all came
-# from 30 s runs, as the commands in docs/tuning-search.md say; the one 90 s file,
+# from 30 s runs, as the commands in bench/tuning-search.md say; the one 90 s file,
 # bench/results/tune-search-2026-12-03-large-uniform-90s.jsonl, carries its "time" since.
 LEGACY_TIME = 30
 

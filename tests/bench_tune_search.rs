@@ -1,7 +1,7 @@
 //! The knob-search bench (`bench/tune_search.py`) measures every config on a copy of the
 //! same data set whose redo log is not copied but restored in place: only what start-up
 //! reads of the clean log is written back over the log the run before wrote into. Every
-//! figure of `docs/tuning-search.md` stands on that restore being exact, so this test runs
+//! figure of `bench/tuning-search.md` stands on that restore being exact, so this test runs
 //! the bench's own self-check against the real `mariadbd`: three runs per log size, each
 //! crashing after more redo than the restore writes back, and each next run starting on the
 //! same rows at the same log sequence number without a recovery. The same self-check proves

@@ -112,7 +112,8 @@ fn not_a_terminal_is_120() {
     assert_eq!(widest_table_line(None, &[]), 120);
 }
 
-/// `mytune rules` printed 131 columns and `explain` wrapped at about 100
+/// `mytune rules` printed 131 columns, `explain` wrapped at about 100 and
+/// lint's findings ran on
 /// in an 80-column terminal; names such as `mariadb-secure-installation`
 /// were split at their hyphen by the terminal's own wrap.
 #[test]
@@ -137,7 +138,10 @@ fn rules_and_explain_fit_an_80_column_terminal() {
             .output()
             .expect("script (util-linux) runs");
         let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
-        assert!(out.status.success(), "{args}: {text}");
+        assert!(
+            out.status.success() || args.starts_with("lint"),
+            "{args}: {text}"
+        );
         assert!(text.lines().count() > 3, "{args}: {text}");
         for line in text.lines() {
             let width = line.chars().count();

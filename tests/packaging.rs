@@ -136,3 +136,45 @@ fn tests_that_read_shared_are_ignored_exactly_when_it_is_absent() {
     }
     assert!(marked >= 20, "{marked}");
 }
+
+/// The README is for users: at most 300 lines, and its counts and lists are
+/// the tool's (it said 113, 100 and 106 rules while there were 114).
+#[test]
+fn the_readme_counts_and_lists_are_true() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "the README has {lines} lines; at most 300");
+    let rules = mytune::rules::RuleSet::builtin().unwrap();
+    let families: std::collections::BTreeSet<String> =
+        rules.rules().iter().map(|r| r.family.to_string()).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .args(["rules", "--format", "json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), rules.rules().len());
+    let builtin = mytune::lint::checks::ALL.len()
+        + mytune::check::drift::ALL.len()
+        + mytune::check::skipped::ALL.len()
+        + mytune::check::errorlog::ALL.len();
+    let said = format!(
+        "{} rules in {} families and {builtin} built-in checks",
+        rules.rules().len(),
+        families.len()
+    );
+    assert!(readme.contains(&said), "the README must say: {said}");
+    let targets = mytune::catalog::Catalog::supported()
+        .iter()
+        .map(|t| format!("{}-{}.{}", t.flavor, t.version.major, t.version.minor))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!("Targets: {targets};")),
+        "the README must list the targets: {targets}"
+    );
+    // The test command .ci/run calls is the README's.
+    assert!(readme.contains("cargo test --all-targets"));
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(ci.contains("\ncargo test --all-targets"));
+}

@@ -241,7 +241,7 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         OutputFormat::Text => format!(
             "{}\n{}",
             target_line(&outcome.targets, &outcome.target_origins),
-            report::text::findings(findings, &what)
+            report::text::findings_to_width(findings, &what, terminal_width())
         ),
         OutputFormat::Json => {
             let inputs = outcome
@@ -311,4 +311,13 @@ fn pin_defaults(outcome: &mytune::lint::LintOutcome, args: &LintArgs) -> anyhow:
         super::tell_written(path, &w);
     }
     Ok(pinned_files.len())
+}
+
+/// The terminal's width when the report goes to one: findings are wrapped
+/// to it there, and stay one line each for tools reading a pipe.
+fn terminal_width() -> Option<u16> {
+    use std::io::IsTerminal;
+    std::io::stdout()
+        .is_terminal()
+        .then(mytune::wrap::stdout_width)
 }

@@ -12,6 +12,24 @@ use crate::rules::Finding;
 
 /// One line per finding, then a summary line.
 pub fn findings(findings: &[Finding], what: &str) -> String {
+    findings_to_width(findings, what, None)
+}
+
+/// [`findings`], each finding's line wrapped to `width` (continuation lines
+/// indented) when the output goes to a terminal of that width; `None`
+/// keeps one line per finding, for tools that read the lines.
+pub fn findings_to_width(findings: &[Finding], what: &str, width: Option<u16>) -> String {
+    let text = one_line_each(findings, what);
+    match width {
+        None => text,
+        Some(w) => text
+            .lines()
+            .map(|l| crate::wrap::fill(l, usize::from(w), "    ") + "\n")
+            .collect(),
+    }
+}
+
+fn one_line_each(findings: &[Finding], what: &str) -> String {
     let mut out = String::new();
     let mut previous: Option<&Finding> = None;
     for f in findings {
