@@ -22,8 +22,9 @@ fn fix(path: &std::path::Path, expect_fixed: bool) {
         .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("run mytune");
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr).contains("mytune: fixed "),
+        stderr.contains("mytune: fixed ") && !stderr.contains("mytune: fixed 0 "),
         expect_fixed,
         "{}",
         String::from_utf8_lossy(&out.stderr)

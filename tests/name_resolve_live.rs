@@ -271,7 +271,7 @@ fn only_ip_any_host_and_localhost_accounts_let_skip_name_resolve_in() {
     );
     let text = stdout(&check(&server, &[]));
     assert!(
-        paste_block(&text).contains("\nskip_name_resolve = ON\n"),
+        paste_block(&text).contains("\nskip_name_resolve = ON  # MT208\n"),
         "{text}"
     );
 }
