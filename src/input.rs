@@ -18,10 +18,12 @@ pub const MAX_INPUT_SIZE: u64 = 16 * 1024 * 1024;
 /// Why an input was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    #[error("{}: cannot read: {source}", path.display())]
+    /// The cause is part of the message and not a `source`: printed with
+    /// its chain (`{:#}`), it would be said twice.
+    #[error("{}: cannot read: {cause}", path.display())]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("{}: {kind}, not a regular file; give a file", path.display())]
     NotRegular { path: PathBuf, kind: &'static str },
@@ -57,9 +59,9 @@ fn kind_of(meta: &fs::Metadata) -> &'static str {
 /// Refuse anything but a regular file of at most [`MAX_INPUT_SIZE`] bytes
 /// (symbolic links are followed).
 pub fn check_regular(path: &Path) -> Result<fs::Metadata, InputError> {
-    let meta = fs::metadata(path).map_err(|source| InputError::Io {
+    let meta = fs::metadata(path).map_err(|cause| InputError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     })?;
     if !meta.is_file() {
         return Err(InputError::NotRegular {
@@ -81,9 +83,9 @@ pub fn check_regular(path: &Path) -> Result<fs::Metadata, InputError> {
 /// the file grows meanwhile.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
     let meta = check_regular(path)?;
-    let io = |source| InputError::Io {
+    let io = |cause| InputError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     fs::File::open(path)
@@ -105,9 +107,9 @@ pub fn read_stdin(path: &Path) -> Result<Vec<u8>, InputError> {
         .lock()
         .take(MAX_INPUT_SIZE + 1)
         .read_to_end(&mut bytes)
-        .map_err(|source| InputError::Io {
+        .map_err(|cause| InputError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         })?;
     if bytes.len() as u64 > MAX_INPUT_SIZE {
         return Err(InputError::TooLarge {

@@ -263,3 +263,14 @@ fn check_is_quiet_on_stderr_when_it_only_reports_findings() {
     let help = stdout(&mytune(&["check", "--help"]));
     assert!(help.contains("1  findings at or above --fail-on"), "{help}");
 }
+
+/// `--snapshot nothere.json` gave the cause twice ("No such file or
+/// directory (os error 2): No such file or directory (os error 2)").
+#[test]
+fn a_missing_input_names_its_cause_once() {
+    let o = mytune(&["check", "--snapshot", "nothere.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    assert!(err.contains("nothere.json"), "{err}");
+}

@@ -521,32 +521,11 @@ fn lint_class(path: &Path, target: &Target) -> (Class, Vec<String>) {
     }
 }
 
-/// A small, seeded PRNG (xorshift64*): the sample must reproduce from the
-/// seed alone.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 fn sample(cases: Vec<Case>, n: usize, seed: u64) -> Vec<Case> {
     let (mut keep, rest): (Vec<Case>, Vec<Case>) = cases
         .into_iter()
         .partition(|c| c.id.starts_with("pinned:") || c.id.starts_with("file:"));
-    let mut rest = rest;
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    // Partial Fisher-Yates: the first n of a seeded shuffle.
-    let n = n.min(rest.len());
-    for i in 0..n {
-        let j = i + (rng.next() as usize) % (rest.len() - i);
-        rest.swap(i, j);
-    }
-    rest.truncate(n);
-    keep.extend(rest);
+    keep.extend(oracle::seeded_sample(rest, n, seed));
     let mut seen = std::collections::HashSet::new();
     keep.retain(|c| seen.insert(c.id.clone()));
     keep

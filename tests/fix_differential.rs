@@ -372,24 +372,12 @@ fn differences(before: &[(String, String)], after: &[(String, String)]) -> Vec<S
     out
 }
 
-/// A small deterministic generator (the sample must reproduce from its
-/// seed without a dependency).
+/// The pinned cases and `n` others, chosen from `seed`.
 fn sample(cases: Vec<Case>, seed: u64, n: usize) -> Vec<Case> {
-    let pinned = cases.iter().take_while(|c| c.id.starts_with("pinned:"));
-    let mut out: Vec<Case> = pinned.cloned().collect();
-    let rest: Vec<Case> = cases[out.len()..].to_vec();
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut picked = std::collections::BTreeSet::new();
-    while picked.len() < n.min(rest.len()) {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        picked.insert((state >> 33) as usize % rest.len());
-    }
-    out.extend(picked.into_iter().map(|i| rest[i].clone()));
-    out
+    let (mut keep, rest): (Vec<Case>, Vec<Case>) =
+        cases.into_iter().partition(|c| c.id.starts_with("pinned:"));
+    keep.extend(oracle::seeded_sample(rest, n, seed));
+    keep
 }
 
 #[test]

@@ -212,7 +212,7 @@ fn input_error(p: &Path, e: crate::input::InputError) -> RuleError {
         InputError::NotUtf8 { .. } => {
             "bytes that are not UTF-8; rule files are UTF-8 text".to_string()
         }
-        InputError::Io { source, .. } => format!("cannot read rules: {source}"),
+        InputError::Io { cause, .. } => format!("cannot read rules: {cause}"),
         other => {
             let full = other.to_string();
             let prefix = format!("{}: ", p.display());

@@ -556,3 +556,29 @@ pub fn sample_for(name: &str, kind: &mytune::catalog::VarKind, default: Option<&
     }
     sample_value(kind, default)
 }
+
+/// A small, seeded PRNG (xorshift64*): a sample must reproduce from the
+/// seed alone, without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// The first `n` of `items` shuffled from `seed` (a partial Fisher-Yates):
+/// the same seed gives the same sample.
+pub fn seeded_sample<T>(mut items: Vec<T>, n: usize, seed: u64) -> Vec<T> {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n = n.min(items.len());
+    for i in 0..n {
+        let j = i + (rng.next() as usize) % (items.len() - i);
+        items.swap(i, j);
+    }
+    items.truncate(n);
+    items
+}
