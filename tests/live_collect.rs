@@ -548,3 +548,72 @@ fn option_files_like_the_mysql_client() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("bad.cnf:1"), "{err}");
 }
+
+/// The design card's own usage, `mytune check --host`, ended with "a value
+/// is required for '--host <HOST>'". Alone it means this host: the local
+/// server over its socket (whatever the option files name), and with no
+/// server here the host's own findings with a note.
+#[test]
+fn check_host_alone_means_this_host() {
+    let Some(server) = TestServer::start("max_connections = 61") else {
+        return;
+    };
+    let socket = server.socket.display().to_string();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mytune"))
+            .args(args)
+            .env_remove("MYSQL_PWD")
+            .output()
+            .expect("mytune runs")
+    };
+    let o = run(&[
+        "check",
+        "--host",
+        "--no-defaults",
+        "-S",
+        &socket,
+        "-u",
+        "root",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["server"]["source"].as_str(),
+        Some(format!("socket {socket}").as_str()),
+        "{v:#}"
+    );
+    assert!(v["host"].is_object(), "this host's facts: {v:#}");
+
+    // No server answers: the host's findings, a note, no error.
+    let dir = tempfile::tempdir().unwrap();
+    let gone = dir.path().join("no.sock").display().to_string();
+    let o = run(&["check", "--host", "--no-defaults", "-S", &gone]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{err}");
+    assert!(
+        err.contains("no server answers on this host") && err.contains("host's own findings"),
+        "{err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("in this host (no server)."),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // With a value, --host keeps the client's meaning: that host.
+    let o = run(&[
+        "check",
+        "--no-defaults",
+        "--host=127.0.0.1",
+        "-P",
+        "1",
+        "-u",
+        "x",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "no server on port 1 is an error");
+}

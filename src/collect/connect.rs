@@ -108,7 +108,15 @@ impl FromStr for SslMode {
 #[derive(Debug, Clone, Default, Args)]
 pub struct ConnectArgs {
     /// Server host name or IP; `localhost` (the default) means the socket.
-    #[arg(short = 'h', long, value_name = "HOST")]
+    /// `--host` alone means this host: the local server over its socket
+    /// (whatever the option files say) and this host's facts.
+    #[arg(
+        short = 'h',
+        long,
+        value_name = "HOST",
+        num_args = 0..=1,
+        default_missing_value = ""
+    )]
     pub host: Option<String>,
     /// TCP port (default 3306).
     #[arg(short = 'P', long, value_name = "PORT")]
@@ -153,6 +161,13 @@ pub struct ConnectArgs {
     /// Seconds to wait for each reply of the server (default 30; at least 1).
     #[arg(long, value_name = "SECS")]
     pub read_timeout: Option<u64>,
+}
+
+impl ConnectArgs {
+    /// `--host` given alone: check this host (its server, if one answers).
+    pub fn this_host(&self) -> bool {
+        self.host.as_deref() == Some("")
+    }
 }
 
 /// Client settings read from option files (`[client]`, `[mytune]`, …).
@@ -413,7 +428,12 @@ pub fn resolve(
             (None, None) => None,
         },
     };
-    let host = args.host.clone().or(files.host);
+    // `--host` alone: this host's server, whatever the files say.
+    let host = match args.host.as_deref() {
+        Some("") => None,
+        Some(h) => Some(h.to_string()),
+        None => files.host,
+    };
     let port = args.port.or(files.port).unwrap_or(3306);
     let socket = args.socket.clone().or(files.socket);
     // Like the client: `localhost` means the socket unless --protocol=TCP;

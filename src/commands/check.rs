@@ -133,10 +133,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             }
             (facts, format!("snapshot {}", path.display()), false)
         }
-        None => {
-            let (facts, endpoint) = args.flags.collect()?;
-            (facts, endpoint, true)
-        }
+        None => match args.flags.collect() {
+            Ok((facts, endpoint)) => (facts, endpoint, true),
+            // `--host` alone and no server here: the host's own findings.
+            Err(e) if args.flags.connect.this_host() && not_listening(&e) => {
+                return host_only(&args, &rules, &selection, &e.to_string());
+            }
+            Err(e) => return Err(e.into()),
+        },
     };
     let Some(server) = facts.server.clone() else {
         bail!("the snapshot has no server facts (collected with a server connection?)");
@@ -405,4 +409,60 @@ mod tests {
         assert_eq!(width_from(None, || None), 120);
         assert_eq!(width_from(Some(20), || None), 60);
     }
+}
+
+/// Did the connection fail because nothing listens there (no server on
+/// this host), rather than refusing or failing later?
+fn not_listening(e: &mytune::collect::flags::CollectError) -> bool {
+    use mytune::collect::ConnectError;
+    use mytune::collect::flags::CollectError;
+    use mytune::collect::server::ServerError;
+    matches!(
+        e,
+        CollectError::Connect(ConnectError::NotListening { .. })
+            | CollectError::Server(ServerError::Connect(ConnectError::NotListening { .. }))
+    )
+}
+
+/// `check --host` where no server answers: the rules judged on this host's
+/// facts alone (kernel and limits settings), with a note saying why there
+/// is nothing about a server. Exit status as for a full check.
+fn host_only(
+    args: &CheckArgs,
+    rules: &mytune::rules::RuleSet,
+    selection: &Selection,
+    why: &str,
+) -> anyhow::Result<ExitCode> {
+    let desc = args.flags.host_mode().description;
+    let host =
+        mytune::generate::host::host_facts(&desc, &mytune::collect::host::HostPaths::default());
+    let facts = Facts {
+        host: Some(host),
+        ..Facts::default()
+    };
+    let (profile, _) = resolve_profile(args)?;
+    let mut findings = rules
+        .evaluate(&mytune::rules::EvalInput::new(&facts, &profile))
+        .findings;
+    findings.retain(|f| selection.keeps_finding(f));
+    eprintln!(
+        "mytune: note: no server answers on this host ({why}); these are the host's own findings"
+    );
+    let what = "this host (no server)";
+    let out = match args.format {
+        CheckFormat::Json => {
+            report::json::Report::new("check", "host".into(), vec![what.to_string()], &findings)
+                .render()
+        }
+        CheckFormat::Text | CheckFormat::Markdown => report::text::findings(&findings, what),
+    };
+    match &args.output {
+        Some(path) => super::write_file(path, &out, mytune::atomic::Perms::Private)?,
+        None => super::emit(&out)?,
+    }
+    Ok(if report::reaches(&findings, args.fail_on) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
