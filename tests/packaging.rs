@@ -178,3 +178,17 @@ fn the_readme_counts_and_lists_are_true() {
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
     assert!(ci.contains("\ncargo test --all-targets"));
 }
+
+/// Installing needed the system's OpenSSL headers and pkg-config (the mysql
+/// driver's native-tls) and zlib: no package of the locked graph may link a
+/// system TLS or compression library again.
+#[test]
+fn the_locked_dependencies_need_no_system_tls_or_zlib() {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap();
+    for sys in ["openssl-sys", "native-tls", "libz-sys", "openssl"] {
+        assert!(
+            !lock.contains(&format!("name = \"{sys}\"\n")),
+            "Cargo.lock has {sys}"
+        );
+    }
+}

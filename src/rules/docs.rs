@@ -263,10 +263,22 @@ pub fn explain(r: &Rule, width: u16) -> String {
     field(&mut s, "applies", &r.applies.to_string(), width);
     field(&mut s, "defined at", &r.origin.to_string(), width);
     for (name, text) in &r.models {
-        field(&mut s, "model", &format!("{name} = {text}"), width);
+        let _ = writeln!(
+            s,
+            "{}",
+            crate::wrap::fill(&format!("  model {name} = {text}"), width, "              ")
+        );
     }
     for (name, c) in &r.lets {
-        field(&mut s, "let", &format!("{name} = {}", c.text), width);
+        let _ = writeln!(
+            s,
+            "{}",
+            crate::wrap::fill(
+                &format!("  let {name} = {}", c.text),
+                width,
+                "              "
+            )
+        );
     }
     field(&mut s, "when", &r.when.text, width);
     if let Some(v) = &r.variable {
