@@ -588,13 +588,6 @@ PERCONA_PLUGIN_PREFIXES = [("audit_log_filter_", "audit_log_filter"), ("audit_lo
                            ("keyring_vault_", "keyring_vault"), ("tokudb_", "tokudb"),
                            ("query_response_time_", "query_response_time"), ("rocksdb_", "rocksdb")]
 
-# MySQL InnoDB variables the captures lack (built only where the platform supports them), from the manual.
-MYSQL_INNODB_CURATED = [
-    # (name, kind, default 5.7/8.0, default 8.4, dynamic, source)
-    ("innodb_numa_interleave", "bool", "OFF", "ON", False,
-     "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_numa_interleave"),
-]
-
 # MySQL 8.4 InnoDB variables new since 8.0.32 (the 8.4 help file leaves InnoDB out).
 MYSQL_84_INNODB_NEW = [
     ("innodb_log_writer_threads", "bool"),
@@ -634,6 +627,10 @@ class Rec:
     repl: str = ""
     note: str = ""
     plugin: str = ""  # what must be loaded for the name to exist ("" = built into the server)
+    # The option's argument as the server's option parser takes it: "req" (a value is required),
+    # "opt" (the value may be left out: `--name` alone), "none" (no value), "" (not known: the
+    # reader falls back on the kind). From the help output's `=#` / `[=#]` / `=name` / `[=name]`.
+    arg: str = ""
 
     def line(self) -> str:
         def clean(s: str) -> str:
@@ -643,7 +640,7 @@ class Rec:
         return "\t".join([
             self.name, self.kind, self.min, self.max, self.block, ",".join(self.values), default,
             "Y" if self.dynamic else "N", "Y" if self.sysvar else "N", self.status, self.since, self.repl,
-            clean(self.note), self.plugin,
+            clean(self.note), self.plugin, self.arg,
         ])
 
 
@@ -666,6 +663,7 @@ OPT_RE = re.compile(r"^(\s*)(?:-\S, )?--([A-Za-z0-9][A-Za-z0-9_.-]*)(\[=#\]|=#|\
 class HelpOpt:
     arg: str  # none / num / name
     desc: str = ""
+    optional: bool = False  # `[=#]` / `[=name]`: the value may be left out
     default: str | None = None
     in_defaults: bool = False
 
@@ -695,7 +693,7 @@ def parse_help(path: Path) -> dict[str, HelpOpt]:
         if ok and m:
             arg = m.group(3) or ""
             kind = "num" if "#" in arg else ("name" if "name" in arg else "none")
-            current = HelpOpt(kind, line[m.end():].strip())
+            current = HelpOpt(kind, line[m.end():].strip(), optional=arg.startswith("["))
             opts.setdefault(canon(m.group(2)), current)
         elif current is not None:
             current.desc += " " + line.strip()
@@ -854,6 +852,8 @@ def from_help(name: str, h: HelpOpt, flavor: str) -> Rec:
         r.kind = "size" if is_size_name(name) else "int"
     else:
         r.kind = "path" if name in PATH_NAMES else "string"
+    if h.arg != "none":
+        r.arg = "opt" if h.optional else "req"
     r.default = norm_default(h.default)
     if re.search(r"\bdeprecated\b", h.desc, re.I) and not re.search(r"deprecated (?:and will be removed )?in favou?r", h.desc, re.I) or re.search(r"option is deprecated|variable is deprecated|is deprecated and", h.desc, re.I):
         r.status = "deprecated"
@@ -989,6 +989,7 @@ def build_mariadb_from_sysvars(sv: dict[str, dict[str, str]], help_opts: dict[st
                     r.default = norm_default(opt.default)
                 if r.status == "current" and from_help(name, opt, "mariadb").status == "deprecated":
                     r.status = "deprecated"
+                r.arg = from_help(name, opt, "mariadb").arg
                 continue
             r = from_help(name, opt, "mariadb")
             r.sysvar = False
@@ -1503,6 +1504,79 @@ def apply_plugin_prefixes(recs: dict[str, Rec], flavor: str, series: str) -> Non
 # --------------------------------------------------------------------------------------------------
 
 
+# Facts with their sources: data/catalog-sources.tsv, one row per name and fact, read by `apply_facts` as
+# each catalog is written. A MySQL row reaches Percona Server and PXC of the series too (their catalogs
+# are layered on MySQL's), a Percona Server row PXC's.
+SOURCES = Path(__file__).resolve().parent.parent / "data" / "catalog-sources.tsv"
+FACT_FIELDS = {"kind", "values", "default", "min", "max", "block", "dynamic", "sysvar", "status", "since", "repl",
+               "note", "plugin", "arg"}
+
+
+@dataclass
+class Fact:
+    name: str
+    targets: list[str]
+    sets: dict[str, str]
+    source: str
+    release: str
+    line: int
+
+
+def load_facts(path: Path = SOURCES) -> list[Fact]:
+    """The rows of the sources table: `name<TAB>targets<TAB>fields<TAB>source<TAB>release`, where targets
+    are space-separated catalog names (mysql-8.0) and fields `key=value` pairs separated by `;`
+    (`kind=bool;default=OFF;sysvar=N`). Every row must name its source."""
+    facts: list[Fact] = []
+    if not path.exists():
+        return facts
+    for i, raw in enumerate(path.read_text().splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        cols = raw.split("\t")
+        if len(cols) != 5:
+            raise SystemExit(f"{path.name}:{i}: expected 5 tab-separated columns, found {len(cols)}")
+        name, targets, fields, source, release = (c.strip() for c in cols)
+        sets: dict[str, str] = {}
+        for item in filter(None, (f.strip() for f in fields.split(";"))):
+            key, sep, value = item.partition("=")
+            if not sep or key not in FACT_FIELDS:
+                raise SystemExit(f"{path.name}:{i}: bad field {item!r} (known: {', '.join(sorted(FACT_FIELDS))})")
+            sets[key] = value
+        if not source:
+            raise SystemExit(f"{path.name}:{i}: {name} has no source")
+        facts.append(Fact(canon(name), targets.split(), sets, source, release, i))
+    return facts
+
+
+def apply_facts(recs: dict[str, Rec], target: str, facts: list[Fact] | None = None) -> int:
+    """Apply the sources table's rows for `target` to its records (creating a record a row names that the
+    raw data lacks). Returns how many rows applied."""
+    n = 0
+    for f in load_facts() if facts is None else facts:
+        if target not in f.targets:
+            continue
+        r = recs.get(f.name)
+        if r is None:
+            r = recs[f.name] = Rec(f.name)
+        for key, value in f.sets.items():
+            if key in ("dynamic", "sysvar"):
+                setattr(r, key, value == "Y")
+            elif key == "values":
+                r.values = [v for v in value.split(",") if v]
+            elif key == "default":
+                r.default = None if value == "\\N" else value
+            else:
+                setattr(r, key, value)
+        # A row names a target that has the name: unless it says otherwise, it is current there (a name
+        # the predecessor series had is carried over as removed before the rows are read).
+        if "status" not in f.sets:
+            r.status = "current"
+        if r.status == "current":
+            r.since, r.repl = "", r.repl if "repl" in f.sets else ""
+        n += 1
+    return n
+
+
 # Defaults that depend on the machine, its paths or its autosizing: recorded as absent.
 MACHINE_DEPENDENT = {
     "hostname", "server_uuid", "server_uid", "version_compile_machine", "version_compile_os",
@@ -1526,6 +1600,9 @@ COMPUTED_DEFAULTS: dict[str, dict[str, str]] = {
 
 
 def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], release: str, why: str) -> None:
+    applied = apply_facts(recs, target)
+    if applied:
+        header = header + [f"facts: {applied} rows of data/catalog-sources.tsv (each with its public source)"]
     for r in recs.values():
         if r.kind == "path" or r.name in MACHINE_DEPENDENT:
             r.default = None
@@ -1537,7 +1614,7 @@ def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], relea
     lines = [f"# mytune variable catalog: {target}"]
     lines.append(f"# release: {release} ({why})")
     lines += [f"# {h}" for h in header]
-    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note plugin")
+    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note plugin arg")
     lines.append("# generated by scripts/gen-catalog.py; do not edit by hand")
     for name in sorted(recs):
         lines.append(recs[name].line())
@@ -1684,13 +1761,6 @@ def main() -> int:
     my57 = build_mysql("5.7", help_dir / "mysql-5.7.18_mysqld--help-notwin.result", d57, {}, m1011_sv, option_only)
     option_only_fixups(my57)
 
-    def add_innodb_curated(recs: dict[str, Rec], series: str) -> None:
-        for name, kind, d80, d84, dyn, _src in MYSQL_INNODB_CURATED:
-            if name not in recs:
-                recs[name] = Rec(name, kind=kind, default=d84 if vtuple(series) >= (8, 4) else d80, dynamic=dyn,
-                                 note="only on builds with NUMA support")
-
-    add_innodb_curated(my57, "5.7")
     plugins_dir = shared / "catalog" / "mysql-plugins"
     semisync = semisync_vars(dumps)
     vp_names = validate_password_vars(plugins_dir)
@@ -1716,7 +1786,6 @@ def main() -> int:
     my80 = build_mysql("8.0", help_dir / "mysql-8.0.41_mysqld--help-notwin.result", d80, {}, m1011_sv, option_only)
     option_only_fixups(my80)
     carry_removed(my80, my57, lambda n: n.startswith(("innodb", "performance_schema")) or n in my57 and n not in d57 or n in d57)
-    add_innodb_curated(my80, "8.0")
     add_semisync(my80, semisync, with_renames=True)
     add_validate_password(my80, vp_names, plugin_form=True)
     add_simple_plugin_vars(my80, "group_replication", gr_names)
@@ -1752,7 +1821,6 @@ def main() -> int:
             my84[n].default = v
     option_only_fixups(my84)
     carry_removed(my84, my80, lambda n: (n in h80 and n not in h84) or my80[n].status == "removed")
-    add_innodb_curated(my84, "8.4")
     semisync84 = {n: v for n, v in semisync.items()}
     add_semisync(my84, semisync84, with_renames=True)
     for n in [n for n, r in my84.items() if r.plugin in ("semisync_master", "semisync_slave")]:

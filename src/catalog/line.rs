@@ -32,7 +32,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
-use super::{Catalog, VarInfo, VarKind, VarStatus};
+use super::{ArgKind, Catalog, VarInfo, VarKind, VarStatus};
 use crate::cnf::{Modifier, OptionEntry, canonical_name};
 use crate::target::{Flavor, Target, Version};
 use crate::units;
@@ -75,6 +75,9 @@ pub enum Reason {
     /// A value the server reads as another one (clamped, rounded, a
     /// boolean it does not recognize).
     Adjusted { runs_with: Option<String> },
+    /// An option only some builds have (`condition`: what the build
+    /// needs, "NUMA support"); one without it refuses the line.
+    BuildDependent { condition: String },
 }
 
 /// One finding about one line.
@@ -291,6 +294,22 @@ impl Catalog {
                 var: Some(info),
             });
             return out;
+        }
+        if let Some(condition) = info.build_condition()
+            && !e.loose
+        {
+            out.push(Judgement {
+                effect: Effect::Warns,
+                message: format!(
+                    "{} exists only in builds with {condition}; a build without it does not know the \
+                     option and will not start (write loose-{} where the file may meet such a build)",
+                    info.name, info.name
+                ),
+                reason: Reason::BuildDependent {
+                    condition: condition.to_string(),
+                },
+                var: Some(info),
+            });
         }
         let mut status = self.status_of(info, t);
         if !status.is_removed() && self.ignored_message(&info.name).is_some() {
@@ -637,7 +656,11 @@ impl Catalog {
         } else {
             e.modifier
         };
-        if facts.is_some_and(|f| f.no_arg.contains(&info.name))
+        let no_arg = match facts {
+            Some(f) => f.no_arg.contains(&info.name),
+            None => info.arg == ArgKind::NoArg,
+        };
+        if no_arg
             && (e.value.is_some() || modifier != Modifier::None && modifier != Modifier::Loose)
         {
             return Some(Judgement {
@@ -675,9 +698,17 @@ impl Catalog {
             (Modifier::Enable, _) => "1".into(),
             (_, Some(v)) => v.to_string(),
             (_, None) => {
+                // MariaDB: what the server answered; MySQL and Percona: the
+                // help output's `=#` / `[=#]`, else the kind.
                 let required = match facts {
                     Some(f) => f.arg_required.contains(&info.name),
-                    None => !matches!(info.kind, VarKind::Bool | VarKind::String | VarKind::Path),
+                    None => match info.arg {
+                        ArgKind::Required => true,
+                        ArgKind::Optional | ArgKind::NoArg => false,
+                        ArgKind::Unknown => {
+                            !matches!(info.kind, VarKind::Bool | VarKind::String | VarKind::Path)
+                        }
+                    },
                 };
                 if required {
                     return Some(bad(format!(

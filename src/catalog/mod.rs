@@ -36,7 +36,7 @@ pub use line::{
     Effect, Judgement, LineContext, Reason, enum_index, flavor_name, parse_number, release_name,
     written_name,
 };
-pub use types::{VarInfo, VarKind, VarStatus};
+pub use types::{ArgKind, VarInfo, VarKind, VarStatus};
 pub use validate::ValueError;
 
 /// Why no catalog could be had.

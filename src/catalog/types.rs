@@ -59,6 +59,25 @@ impl VarKind {
     }
 }
 
+/// How the server's option parser takes an option's value (`my_getopt`'s
+/// argument type), as the help output shows it: `--name=#` needs a value,
+/// `--name[=#]` may go without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ArgKind {
+    /// Not recorded: judged by the kind (a number needs a value, a boolean
+    /// does not).
+    #[default]
+    Unknown,
+    /// `--name=value`: a bare name is refused.
+    Required,
+    /// `--name[=value]`: a bare name takes the option's implied value (a
+    /// number 1, a boolean or an enum of two or more values ON or its
+    /// second value).
+    Optional,
+    /// `--name`: no value at all.
+    NoArg,
+}
+
 /// Whether the target still has a variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VarStatus {
@@ -145,9 +164,21 @@ pub struct VarInfo {
     /// (`component_validate_password`, loaded with `INSTALL COMPONENT`).
     /// See [`crate::catalog::plugins_in_load_value`].
     pub plugin: Option<String>,
+    /// Whether the option needs a value (see [`ArgKind`]).
+    pub arg: ArgKind,
 }
 
+/// The note that marks an option a build may lack (`only on builds with
+/// NUMA support`): the server has it only when compiled with a feature.
+const BUILD_NOTE: &str = "only on builds with ";
+
 impl VarInfo {
+    /// What a build needs for the option to exist (`NUMA support`), when
+    /// the catalog says only some builds have it.
+    pub fn build_condition(&self) -> Option<&str> {
+        self.note.as_deref()?.strip_prefix(BUILD_NOTE)
+    }
+
     /// The status as seen by a server at version `v` of the catalog's series:
     /// a deprecation or removal that happened after `v` is not yet in effect
     /// there (e.g. `tx_isolation` is deprecated since 5.7.20, so current on

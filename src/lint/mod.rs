@@ -201,22 +201,22 @@ pub fn lint_loaded(
     catalog: &Catalog,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
+    let server_groups = cnf::server_groups(target);
     for err in &loaded.errors {
-        let sev = if err.kind.refused_by_server() {
-            Severity::Crit
-        } else {
-            Severity::Warn
+        let (sev, message) = match unread_line_error(err, &server_groups) {
+            Some(message) => (Severity::Warn, message),
+            None if err.kind.refused_by_server() => (Severity::Crit, err.message.clone()),
+            None => (Severity::Warn, err.message.clone()),
         };
         out.push(finding(
             &checks::SYNTAX_ERROR,
             sev,
-            err.message.clone(),
+            message,
             Some(err.location.clone()),
             None,
         ));
     }
 
-    let server_groups = cnf::server_groups(target);
     let mut ctx = loaded_plugins(loaded, &server_groups);
     ctx.target = Some(target.resolved());
     let fixes = fix::FixContext {
@@ -286,6 +286,49 @@ pub fn lint_loaded(
     out
 }
 
+/// A bad option line in a group the server never reads (`[xtrabackup]`,
+/// `[client]`): the server's reader passes over the lines of such groups
+/// without parsing them as options, so the server starts; the program that
+/// reads the group is the one that meets the bad name. The message for it,
+/// or `None` when the server reads the line.
+fn unread_line_error(err: &cnf::CnfError, server_groups: &[String]) -> Option<String> {
+    use cnf::CnfErrorKind;
+    if !matches!(
+        err.kind,
+        CnfErrorKind::InvalidOptionName | CnfErrorKind::EmptyOptionName
+    ) {
+        return None;
+    }
+    let group = cnf::group_as_read(err.group.as_deref()?);
+    if server_groups.iter().any(|g| g == group) {
+        return None;
+    }
+    let reader = PROGRAM_GROUPS
+        .iter()
+        .find(|(g, _, _)| *g == group)
+        .map(|(_, program, _)| program.to_string())
+        .unwrap_or_else(|| {
+            if CLIENT_GROUPS.contains(&group) || group.starts_with("client") {
+                "the client programs".to_string()
+            } else {
+                "a program that reads it".to_string()
+            }
+        });
+    let (head, rest) = err
+        .message
+        .split_once("; the server")
+        .unwrap_or((err.message.as_str(), ""));
+    let unquoted = if rest.contains("not quoted") {
+        " (the line is not quoted: it may hold a password)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{head}; [{group}] is a group the server never reads, so the server starts and ignores the line, \
+         but {reader} reads it as one option name it does not know{unquoted}"
+    ))
+}
+
 /// Order findings by file (byte order of the path, cheaper than comparing
 /// path components), line, column; findings without a location first.
 pub(crate) fn by_location(a: &Finding, b: &Finding) -> std::cmp::Ordering {
@@ -320,6 +363,9 @@ fn check_server_entry(
             {
                 Severity::Info
             }
+            // Most builds have it (the manual documents it); the finding
+            // says which lack it.
+            (Effect::Warns, Reason::BuildDependent { .. }) => Severity::Info,
             (Effect::Warns, _) => Severity::Warn,
             (Effect::Applies, _) => continue,
         };
@@ -327,7 +373,9 @@ fn check_server_entry(
             Reason::Unknown { suggestions } if e.loose && !suggestions.is_empty() => {
                 &checks::LOOSE_TYPO
             }
-            Reason::Unknown { .. } | Reason::PluginNotLoaded { .. } => &checks::UNKNOWN_OPTION,
+            Reason::Unknown { .. }
+            | Reason::PluginNotLoaded { .. }
+            | Reason::BuildDependent { .. } => &checks::UNKNOWN_OPTION,
             Reason::Removed { .. } => &checks::REMOVED_OPTION,
             Reason::Deprecated { .. } => &checks::DEPRECATED_OPTION,
             Reason::Prefix { .. } | Reason::AmbiguousPrefix { .. } => &checks::NAME_PREFIX,

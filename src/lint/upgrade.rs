@@ -29,12 +29,18 @@ pub fn written(var: &VarInfo, value: &str) -> String {
 
 /// The value to pin for a change, when there is one to write: none for
 /// an old default the server computed, a deprecated variable (pinning it
-/// would draw its own warning) or a plugin's (the file may not load it).
+/// would draw its own warning), a plugin's (the file may not load it) or
+/// one only some builds have (`innodb_numa_interleave`: the build may lack
+/// it).
 /// For a flag list (`optimizer_switch`), only the flags that change:
 /// setting the old list whole would leave a flag new in NEW at its new
 /// default.
 fn pin(c: &DefaultChange) -> Option<String> {
-    if c.var.status.is_deprecated() || c.plugin.is_some() || c.builtin_turned_off {
+    if c.var.status.is_deprecated()
+        || c.plugin.is_some()
+        || c.builtin_turned_off
+        || c.var.build_condition().is_some()
+    {
         return None;
     }
     let old = c.old.as_deref()?;
@@ -114,6 +120,12 @@ pub fn default_findings(
                 None if c.var.status.is_deprecated() => {
                     format!("; {name} is deprecated on {new}, so it is better left to its new default")
                 }
+                None if c.var.build_condition().is_some() => format!(
+                    "; not pinned: only builds with {} have it (write loose-{name} = {} to keep \
+                     today's behaviour where they do)",
+                    c.var.build_condition().unwrap_or_default(),
+                    show(&c.old)
+                ),
                 None => String::new(),
             };
             let mut f = finding(

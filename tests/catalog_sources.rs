@@ -1,0 +1,300 @@
+//! The curated catalog facts and their public sources (issue 52: verdicts
+//! on the option files people commit, for MySQL and Percona Server judged
+//! from their own manuals and source).
+//!
+//! `data/catalog-sources.tsv` names, for each fact the raw server lists do
+//! not carry, the catalogs it holds in and where it comes from; the first
+//! test checks that every row holds in the embedded catalogs. The others
+//! are the regression tests of the false "the server will not start"
+//! verdicts found on real files, each citing the page or source file that
+//! settles it.
+
+use std::path::Path;
+
+use mytune::catalog::{ArgKind, Catalog, VarKind, VarStatus};
+use mytune::rules::{Finding, Severity};
+
+const SOURCES: &str = include_str!("../data/catalog-sources.tsv");
+
+/// Lint `text` (an option file) for `target`: every finding.
+fn lint(target: &str, text: &str) -> Vec<Finding> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my.cnf");
+    std::fs::write(&path, text).unwrap();
+    mytune::lint::lint_file(Path::new(&path), &target.parse().unwrap()).unwrap()
+}
+
+/// The findings about option `name` (by variable, or naming it).
+fn about<'a>(findings: &'a [Finding], name: &str) -> Vec<&'a Finding> {
+    findings
+        .iter()
+        .filter(|f| f.variable.as_deref() == Some(name) || f.message.contains(name))
+        .collect()
+}
+
+fn show(findings: &[&Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("{} [{}] {}", f.code, f.severity, f.message))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn cat(target: &str) -> &'static Catalog {
+    Catalog::for_target(&target.parse().unwrap()).unwrap()
+}
+
+#[test]
+fn every_sources_row_holds_in_the_catalogs_it_names() {
+    let mut rows = 0;
+    let mut bad = Vec::new();
+    for (i, line) in SOURCES.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 5, "line {}: {line}", i + 1);
+        let (name, targets, fields, source) = (cols[0], cols[1], cols[2], cols[3]);
+        assert!(
+            source.contains("https://") || source.contains(".cc") || source.contains(".h"),
+            "line {}: {name} names no public source: {source}",
+            i + 1
+        );
+        rows += 1;
+        for target in targets.split_whitespace() {
+            let c = cat(target);
+            assert_eq!(c.target().to_string(), target, "line {}", i + 1);
+            let Some(v) = c.get(name) else {
+                bad.push(format!("line {}: {target} lacks {name}", i + 1));
+                continue;
+            };
+            let mut status_set = false;
+            for field in fields.split(';').filter(|f| !f.is_empty()) {
+                let (key, value) = field.split_once('=').unwrap();
+                let ok = match key {
+                    "kind" => {
+                        v.kind.name() == value || (value == "int" && v.kind.name() == "integer")
+                    }
+                    "values" => match &v.kind {
+                        VarKind::Enum { values } | VarKind::Set { values } => {
+                            values.join(",") == value
+                        }
+                        _ => false,
+                    },
+                    "default" => v.default.as_deref() == Some(value).filter(|d| *d != "\\N"),
+                    "sysvar" => v.sysvar == (value == "Y"),
+                    "dynamic" => v.dynamic == (value == "Y"),
+                    "status" => {
+                        status_set = true;
+                        match value {
+                            "current" => v.status.is_current(),
+                            "deprecated" => v.status.is_deprecated(),
+                            "removed" => v.status.is_removed(),
+                            _ => false,
+                        }
+                    }
+                    "since" => v.status.since().map(|s| s.to_string()).as_deref() == Some(value),
+                    "note" => v.note.as_deref() == Some(value),
+                    "plugin" => v.plugin.as_deref() == Some(value).filter(|p| !p.is_empty()),
+                    "arg" => {
+                        v.arg
+                            == match value {
+                                "req" => ArgKind::Required,
+                                "opt" => ArgKind::Optional,
+                                "none" => ArgKind::NoArg,
+                                _ => ArgKind::Unknown,
+                            }
+                    }
+                    _ => true,
+                };
+                if !ok {
+                    bad.push(format!(
+                        "line {}: {target} {name}: {key} is not {value} ({v:?})",
+                        i + 1
+                    ));
+                }
+            }
+            if !status_set && v.status != VarStatus::Current {
+                bad.push(format!(
+                    "line {}: {target} {name} is {}, the row says the target has it",
+                    i + 1,
+                    v.status
+                ));
+            }
+        }
+    }
+    assert!(rows >= 7, "{rows} rows");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// A bare `enforce_gtid_consistency` (as every GTID set-up writes it) is ON.
+/// The MySQL 8.0 manual gives its command-line format as
+/// `--enforce-gtid-consistency[=value]` (replication-options-gtids.html);
+/// `sql/sys_vars.h` (`Sys_var_enforce_gtid_consistency`, WL#7083) keeps the
+/// bare form meaning ON, as when the variable was a boolean; the help output
+/// of 5.7.18, 8.0.41 and 8.4 prints `--enforce-gtid-consistency[=name]`.
+#[test]
+fn bare_enforce_gtid_consistency_is_on_not_refused() {
+    for target in [
+        "mysql-5.7",
+        "mysql-8.0",
+        "mysql-8.4",
+        "percona-8.0",
+        "pxc-8.0",
+    ] {
+        let f = lint(
+            target,
+            "[mysqld]\nlog_bin = binlog\nserver_id = 1\ngtid_mode = ON\nenforce_gtid_consistency\n",
+        );
+        let about = about(&f, "enforce_gtid_consistency");
+        assert!(about.is_empty(), "{target}: {}", show(&about));
+        assert_eq!(
+            cat(target).get("enforce_gtid_consistency").unwrap().arg,
+            ArgKind::Optional,
+            "{target}"
+        );
+    }
+    // What the help output says needs a value still does: `--max-connections=#`.
+    let f = lint("mysql-8.0", "[mysqld]\nmax_connections\n");
+    let about = about(&f, "max_connections");
+    assert!(
+        about
+            .iter()
+            .any(|f| f.severity == Severity::Crit && f.message.contains("needs a value")),
+        "{}",
+        show(&about)
+    );
+}
+
+/// `innodb-status-file` is an InnoDB command option without a system
+/// variable: MySQL 8.0 manual, "InnoDB Startup Options and System
+/// Variables" (innodb-parameters.html#option_mysqld_innodb-status-file,
+/// `--innodb-status-file[={OFF|ON}]`); `storage/innobase/handler/ha_innodb.cc`
+/// declares it with PLUGIN_VAR_NOSYSVAR.
+#[test]
+fn innodb_status_file_is_an_option_without_a_variable() {
+    for target in ["mysql-5.7", "mysql-8.0", "mysql-8.4", "percona-8.0"] {
+        for line in ["innodb-status-file", "innodb_status_file = 1"] {
+            let f = lint(target, &format!("[mysqld]\n{line}\n"));
+            let about = about(&f, "innodb_status_file");
+            assert!(about.is_empty(), "{target} {line}: {}", show(&about));
+        }
+        let v = cat(target).get("innodb_status_file").unwrap();
+        assert!(!v.sysvar && v.kind == VarKind::Bool, "{target}: {v:?}");
+    }
+}
+
+/// `mysqlx=0` turns the built-in X Plugin off: MySQL 8.4 manual, "X Plugin
+/// Options and System Variables" (x-plugin-options-system-variables.html,
+/// `--mysqlx[=value]`: ON, OFF, FORCE, FORCE_PLUS_PERMANENT; 8.0.11 and later).
+#[test]
+fn mysqlx_off_disables_the_x_plugin_on_8_0_and_8_4() {
+    for target in ["mysql-8.0", "mysql-8.4", "percona-8.4"] {
+        for line in ["mysqlx=0", "mysqlx = OFF", "skip-mysqlx", "mysqlx"] {
+            let f = lint(target, &format!("[mysqld]\n{line}\n"));
+            let about = about(&f, "mysqlx");
+            assert!(about.is_empty(), "{target} {line}: {}", show(&about));
+        }
+        let f = lint(target, "[mysqld]\nmysqlx = maybe\n");
+        assert!(
+            f.iter()
+                .any(|f| f.code == "MT005" && f.severity == Severity::Crit),
+            "{target}: a value outside ON/OFF/FORCE/FORCE_PLUS_PERMANENT"
+        );
+    }
+}
+
+/// `innodb_numa_interleave` exists where the server was built with NUMA
+/// support: MySQL 8.0 and 8.4 manuals, innodb-parameters.html
+/// (#sysvar_innodb_numa_interleave; ON by default from 8.4.0). A build
+/// dependence, said as such: neither "unknown" nor "removed".
+#[test]
+fn innodb_numa_interleave_is_build_dependent_not_unknown_or_removed() {
+    for target in ["mysql-8.0", "mysql-8.4", "percona-8.0"] {
+        let f = lint(target, "[mysqld]\ninnodb_numa_interleave = 1\n");
+        let about = about(&f, "innodb_numa_interleave");
+        assert_eq!(about.len(), 1, "{target}: {}", show(&about));
+        let j = about[0];
+        assert_eq!(j.severity, Severity::Info, "{target}: {}", show(&about));
+        assert!(
+            j.message.contains("only in builds with NUMA support")
+                && !j.message.contains("unknown")
+                && !j.message.contains("removed"),
+            "{target}: {}",
+            j.message
+        );
+        // loose- is what such a file should say, and then nothing is left.
+        let f = lint(target, "[mysqld]\nloose-innodb_numa_interleave = 1\n");
+        assert!(
+            about_empty(&f, "innodb_numa_interleave"),
+            "{target} loose: {f:?}"
+        );
+    }
+    assert_eq!(
+        cat("mysql-8.4")
+            .get("innodb_numa_interleave")
+            .unwrap()
+            .default
+            .as_deref(),
+        Some("ON")
+    );
+}
+
+fn about_empty(f: &[Finding], name: &str) -> bool {
+    about(f, name).is_empty()
+}
+
+/// Percona Server's `innodb_parallel_dblwr_encrypt` is deprecated, not
+/// removed: the 8.0 manual's "Encrypt doublewrite buffers" page
+/// (docs.percona.com/percona-server/8.0/encrypting-doublewrite-buffers.html)
+/// says it is deprecated from 8.0.23-14 and may be removed later; the 5.7
+/// variable index marks it "Deprecated 5.7.31-34".
+#[test]
+fn percona_innodb_parallel_dblwr_encrypt_is_deprecated_not_removed() {
+    for (target, since) in [("percona-8.0", "8.0.23"), ("percona-5.7", "5.7.31")] {
+        let f = lint(target, "[mysqld]\ninnodb_parallel_dblwr_encrypt = ON\n");
+        let about = about(&f, "innodb_parallel_dblwr_encrypt");
+        assert_eq!(about.len(), 1, "{target}: {}", show(&about));
+        assert_eq!(about[0].code, "MT004", "{target}: {}", show(&about));
+        assert_eq!(about[0].severity, Severity::Warn);
+        assert!(about[0].message.contains(since), "{}", about[0].message);
+    }
+    // Before the deprecation the option is plain.
+    let f = lint(
+        "percona-8.0.22",
+        "[mysqld]\ninnodb_parallel_dblwr_encrypt = ON\n",
+    );
+    assert!(about_empty(&f, "innodb_parallel_dblwr_encrypt"), "{f:?}");
+}
+
+/// The server's option-file reader hands a program only the lines of the
+/// groups it asked for (mysys `my_default.cc`: the option handler drops
+/// every line of another group), so a malformed line in `[xtrabackup]`, a
+/// group mysqld never reads, cannot stop the server: a warning naming the
+/// program that does read it, not "the server refuses to start".
+#[test]
+fn a_line_with_spaces_in_a_group_the_server_never_reads_is_not_fatal() {
+    for target in ["mysql-8.0", "percona-8.0", "mariadb-10.11"] {
+        let f = lint(
+            target,
+            "[mysqld]\ndatadir = /var/lib/mysql\n\n[xtrabackup]\ntarget dir = /backup\n",
+        );
+        let mt001: Vec<&Finding> = f.iter().filter(|f| f.code == "MT001").collect();
+        assert_eq!(mt001.len(), 1, "{target}: {}", show(&mt001));
+        assert_eq!(mt001[0].severity, Severity::Warn, "{}", show(&mt001));
+        assert!(
+            mt001[0].message.contains("[xtrabackup]")
+                && mt001[0].message.contains("xtrabackup reads it")
+                && !mt001[0].message.contains("refuses to start"),
+            "{}",
+            mt001[0].message
+        );
+    }
+    // The same line where the server reads it still stops it.
+    let f = lint("mysql-8.0", "[mysqld]\ntarget dir = /backup\n");
+    assert!(
+        f.iter()
+            .any(|f| f.code == "MT001" && f.severity == Severity::Crit),
+        "{f:?}"
+    );
+}
