@@ -298,3 +298,130 @@ fn a_line_with_spaces_in_a_group_the_server_never_reads_is_not_fatal() {
         "{f:?}"
     );
 }
+
+/// The options of the authentication plugins and the X Plugin built into
+/// every MySQL 8.0, and Percona Server 8.0's own, which a real Percona
+/// 8.0.32 variable list has (issue 52) and the test-suite help output
+/// leaves out. Sources: the MySQL 8.0 manual, "Server System Variables"
+/// (server-system-variables.html, sha256_password_* and
+/// caching_sha2_password_*) and "X Plugin Options and System Variables"
+/// (mysqlx_lz4_*, 8.0.20, WL#13034); Percona's trigger-updates,
+/// compressed-columns and secure-log-path pages.
+#[test]
+fn built_in_plugin_and_percona_options_are_known() {
+    let mysql = [
+        "sha256_password_auto_generate_rsa_keys = ON",
+        "caching_sha2_password_auto_generate_rsa_keys = ON",
+        "sha256_password_private_key_path = private_key.pem",
+        "sha256_password_public_key_path = public_key.pem",
+        "mysqlx_lz4_default_compression_level = 2",
+        "mysqlx_lz4_max_client_compression_level = 8",
+    ];
+    let percona = [
+        "table_open_cache_triggers = 1000",
+        "innodb_compressed_columns_threshold = 96",
+        "innodb_compressed_columns_zip_level = 6",
+        "buffered_error_log_size = 1M",
+        "buffered_error_log_filename = /var/log/mysql/buffered.log",
+        "secure_log_path = /var/log/mysql",
+    ];
+    for target in ["mysql-8.0", "mysql-8.4", "percona-8.0", "pxc-8.0"] {
+        let mut lines = mysql.to_vec();
+        if target.ends_with("-8.0") && !target.starts_with("mysql") {
+            lines.extend(percona);
+        }
+        let f = lint(target, &format!("[mysqld]\n{}\n", lines.join("\n")));
+        let structural: Vec<&Finding> = f.iter().filter(|f| f.code.as_str() < "MT100").collect();
+        assert!(structural.is_empty(), "{target}: {}", show(&structural));
+    }
+    // Percona Server's own names stay out of community MySQL 8.0.
+    let f = lint(
+        "mysql-8.0",
+        "[mysqld]\ninnodb_compressed_columns_threshold = 96\n",
+    );
+    assert!(f.iter().any(|f| f.code == "MT002"), "{f:?}");
+}
+
+/// A name of a later series is not "unknown": the catalogs carry what newer
+/// servers' own outputs list (MySQL 9.x's `mysqld --verbose --help`), as
+/// options that came with that series.
+#[test]
+fn an_option_of_a_later_series_says_when_it_came() {
+    let f = lint("mysql-8.4", "[mysqld]\ncheck_table_functions = WARN\n");
+    let found = about(&f, "check_table_functions");
+    assert_eq!(found.len(), 1, "{}", show(&found));
+    assert_eq!(found[0].severity, Severity::Crit);
+    assert!(
+        found[0].message.contains("came with MySQL 9.0") && !found[0].message.contains("unknown"),
+        "{}",
+        found[0].message
+    );
+    // Linted for a 9.x release (the 8.4 catalog stands in), it is an option.
+    let f = lint("mysql-9.1", "[mysqld]\ncheck_table_functions = WARN\n");
+    assert!(about_empty(&f, "check_table_functions"), "{f:?}");
+    // loose- keeps it to a note.
+    let f = lint(
+        "mysql-8.4",
+        "[mysqld]\nloose-check_table_functions = WARN\n",
+    );
+    assert!(
+        about(&f, "check_table_functions")
+            .iter()
+            .all(|f| f.severity == Severity::Info),
+        "{f:?}"
+    );
+}
+
+/// A name of an older series is a removed option with the release that
+/// removed it (here MySQL 5.6.1, the release notes of data/legacy-options.tsv),
+/// and an option of the release that still has it: a MySQL 5.5 server's own
+/// SHOW VARIABLES names lint clean for 5.5.
+#[test]
+fn an_option_of_an_older_series_is_removed_with_its_release() {
+    let f = lint(
+        "mysql-8.0",
+        "[mysqld]\nlog-slow-queries = /var/log/slow.log\n",
+    );
+    let about = about(&f, "log_slow_queries");
+    assert_eq!(about.len(), 1, "{}", show(&about));
+    assert_eq!(about[0].code, "MT003");
+    assert!(
+        about[0].message.contains("removed in MySQL 5.6.1")
+            && about[0].message.contains("slow_query_log = ON"),
+        "{}",
+        about[0].message
+    );
+    assert!(
+        about[0].fix.is_none(),
+        "no fix drops what the author wanted"
+    );
+    let f = lint(
+        "mysql-5.5",
+        "[mysqld]\nlog-slow-queries = /var/log/slow.log\nhave_partitioning = YES\n",
+    );
+    let structural: Vec<&Finding> = f.iter().filter(|f| f.code.as_str() < "MT100").collect();
+    assert!(structural.is_empty(), "{}", show(&structural));
+}
+
+/// Options only debug builds have (a debug build's test-suite result lists
+/// them, no release server's output does): the release builds people run
+/// refuse them, and the finding says why.
+#[test]
+fn a_debug_build_option_is_refused_by_release_builds() {
+    let f = lint("mariadb-10.11", "[mysqld]\ninnodb_sync_debug = ON\n");
+    let found = about(&f, "innodb_sync_debug");
+    assert_eq!(found.len(), 1, "{}", show(&found));
+    assert_eq!(found[0].severity, Severity::Crit);
+    assert!(
+        found[0].message.contains("only in debug builds"),
+        "{}",
+        found[0].message
+    );
+    let f = lint("mariadb-10.11", "[mysqld]\nloose-innodb_sync_debug = ON\n");
+    assert!(
+        about(&f, "innodb_sync_debug")
+            .iter()
+            .all(|f| f.severity == Severity::Info),
+        "{f:?}"
+    );
+}

@@ -78,6 +78,8 @@ pub enum Reason {
     /// An option only some builds have (`condition`: what the build
     /// needs, "NUMA support"); one without it refuses the line.
     BuildDependent { condition: String },
+    /// An option of a later series than the target's release.
+    Introduced { since: Option<Version> },
 }
 
 /// One finding about one line.
@@ -295,6 +297,29 @@ impl Catalog {
             });
             return out;
         }
+        if info.release_builds_lack() {
+            // Debug builds only: what everyone runs does not know it.
+            let (effect, what) = if e.loose {
+                (
+                    Effect::Warns,
+                    "loose- makes a release build skip it with a warning",
+                )
+            } else {
+                (
+                    Effect::Refuses,
+                    "a release build does not know it and will not start",
+                )
+            };
+            out.push(Judgement {
+                effect,
+                message: format!("{} exists only in debug builds: {what}", info.name),
+                reason: Reason::BuildDependent {
+                    condition: "debugging".to_string(),
+                },
+                var: Some(info),
+            });
+            return out;
+        }
         if let Some(condition) = info.build_condition()
             && !e.loose
         {
@@ -320,12 +345,43 @@ impl Catalog {
             };
         }
         match &status {
+            VarStatus::Introduced { since } => {
+                let (effect, what) = if e.loose {
+                    (
+                        Effect::Warns,
+                        "loose- makes the server skip it with a warning",
+                    )
+                } else {
+                    (Effect::Refuses, "the server will not start")
+                };
+                let came = since.map_or_else(
+                    || "a later release".to_string(),
+                    |v| format!("{} {}.{}", flavor_name(t.flavor), v.major, v.minor),
+                );
+                out.push(Judgement {
+                    effect,
+                    message: format!(
+                        "{} is not an option of {}: it came with {came}; {what}",
+                        info.name,
+                        release_name(t)
+                    ),
+                    reason: Reason::Introduced { since: *since },
+                    var: Some(info),
+                });
+                return out;
+            }
             VarStatus::Removed { since, replacement } => {
                 let ignored = self.ignored_message(&info.name).is_some();
                 let when = since_text(t.flavor, *since);
+                // A documented successor that is no rename (two lines, other
+                // values) comes from the legacy table.
                 let instead = replacement
                     .as_deref()
                     .map(|r| format!("; use {r} instead"))
+                    .or_else(|| {
+                        super::legacy::lookup(&info.name)
+                            .map(|l| format!("; write {} instead", l.instead))
+                    })
                     .unwrap_or_default();
                 let (effect, what) = if ignored {
                     (
@@ -495,7 +551,9 @@ impl Catalog {
         let mut names: Vec<(String, Option<&VarInfo>)> = self
             .iter()
             .filter(|v| !facts.is_some_and(|f| f.not_option.contains(&v.name)))
-            .filter(|v| !v.status.is_removed() || self.ignored_message(&v.name).is_some())
+            .filter(|v| v.status.exists() || self.ignored_message(&v.name).is_some())
+            // Options of debug builds are no candidates for a release server.
+            .filter(|v| !v.release_builds_lack())
             // `skip_log_bin` is `skip-` + `log-bin` to the server, not an
             // option of its own: `skip_log` is ambiguous among the `log`
             // options, not a prefix of it.

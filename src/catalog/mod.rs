@@ -436,7 +436,7 @@ impl Catalog {
             &canon,
             self.vars
                 .iter()
-                .filter(|v| !v.status.is_removed())
+                .filter(|v| v.status.exists() && !v.release_builds_lack())
                 .map(|v| v.name.as_str()),
             n,
         )

@@ -108,6 +108,7 @@ fn parse_record(line: &str) -> Result<VarInfo, String> {
         "current" => VarStatus::Current,
         "deprecated" => VarStatus::Deprecated { since, replacement },
         "removed" => VarStatus::Removed { since, replacement },
+        "introduced" => VarStatus::Introduced { since },
         other => return Err(format!("unknown status '{other}'")),
     };
     Ok(VarInfo {

@@ -153,6 +153,28 @@ impl FixContext<'_> {
         Some(self.edit(&e.location, old.clone(), text))
     }
 
+    /// The line with its whole written name (modifier words included,
+    /// `loose-` kept) replaced by `name`, the value as written.
+    fn rename_whole(&self, e: &OptionEntry, name: &str) -> Option<LineEdit> {
+        if self.set_elsewhere(e, name) {
+            return None;
+        }
+        let (old, _, comment) = self.entry_line(e)?;
+        let p = parts(&old)?;
+        let loose = if e.loose {
+            p.name.get(..6).unwrap_or("loose-")
+        } else {
+            ""
+        };
+        let text = format!(
+            "{}{loose}{}{}{comment}",
+            p.indent,
+            styled(name, p.name),
+            p.value
+        );
+        Some(self.edit(&e.location, old.clone(), text))
+    }
+
     /// The line as `name = value` (prefix words other than `loose-`
     /// dropped: the value says it all).
     fn rewrite(&self, e: &OptionEntry, name: &str, value: &str) -> Option<LineEdit> {
@@ -231,7 +253,16 @@ impl FixContext<'_> {
             crate::catalog::release_name(self.ctx.target.unwrap_or_else(|| self.catalog.target()));
         match reason {
             Reason::Prefix { full, .. } => {
-                let edit = self.rename(e, full)?;
+                // `skip-slave` is a prefix of the option `skip-slave-start`
+                // as written, not `skip-` + a prefix of `slave…`: the full
+                // name replaces the modifier too.
+                let whole = !matches!(e.modifier, Modifier::None | Modifier::Loose)
+                    && full.starts_with(&crate::catalog::written_name(e));
+                let edit = if whole {
+                    self.rename_whole(e, full)?
+                } else {
+                    self.rename(e, full)?
+                };
                 self.checked(e, format!("write the full name {full}"), vec![edit])
             }
             Reason::Removed { ignored: true, .. } => {
@@ -249,11 +280,19 @@ impl FixContext<'_> {
                 replacement: Some(new),
                 ..
             } => self.replace(e, var?, new),
+            // A name the legacy table documents a successor for: dropping
+            // the line would lose what the author wanted (a slow log), and
+            // no server reads it as its successor.
             Reason::Removed {
                 replacement: None,
                 since,
                 ..
-            } if e.modifier != Modifier::Maximum => {
+            } if e.modifier != Modifier::Maximum
+                && crate::catalog::legacy::lookup(
+                    var.map_or(e.name.as_str(), |v| v.name.as_str()),
+                )
+                .is_none() =>
+            {
                 let when = since.map(|v| format!(" in {v}")).unwrap_or_default();
                 let why = format!("removed{when} ({release} refuses it)");
                 let edit = self.comment_out(&e.location, &why)?;

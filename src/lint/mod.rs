@@ -366,6 +366,8 @@ fn check_server_entry(
             // Most builds have it (the manual documents it); the finding
             // says which lack it.
             (Effect::Warns, Reason::BuildDependent { .. }) => Severity::Info,
+            // A deliberate loose- option of a later release.
+            (Effect::Warns, Reason::Introduced { .. }) if e.loose => Severity::Info,
             (Effect::Warns, _) => Severity::Warn,
             (Effect::Applies, _) => continue,
         };
@@ -375,7 +377,8 @@ fn check_server_entry(
             }
             Reason::Unknown { .. }
             | Reason::PluginNotLoaded { .. }
-            | Reason::BuildDependent { .. } => &checks::UNKNOWN_OPTION,
+            | Reason::BuildDependent { .. }
+            | Reason::Introduced { .. } => &checks::UNKNOWN_OPTION,
             Reason::Removed { .. } => &checks::REMOVED_OPTION,
             Reason::Deprecated { .. } => &checks::DEPRECATED_OPTION,
             Reason::Prefix { .. } | Reason::AmbiguousPrefix { .. } => &checks::NAME_PREFIX,
