@@ -1723,9 +1723,10 @@ def apply_facts(recs: dict[str, Rec], target: str, facts: list[Fact] | None = No
                 r.default = None if value == "\\N" else value
             else:
                 setattr(r, key, value)
-        # A row names a target that has the name: unless it says otherwise, it is current there (a name
-        # the predecessor series had is carried over as removed before the rows are read).
-        if "status" not in f.sets:
+        # A row names a target that has the name: unless it says otherwise, it is there (a name the
+        # predecessor series had is carried over as removed, a later series' as introduced, before the
+        # rows are read); a deprecation stays.
+        if "status" not in f.sets and r.status in ("removed", "introduced"):
             r.status = "current"
         if r.status == "current":
             r.since, r.repl = "", r.repl if "repl" in f.sets else ""
@@ -1756,6 +1757,10 @@ COMPUTED_DEFAULTS: dict[str, dict[str, str]] = {
 
 
 def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], release: str, why: str) -> None:
+    for r in recs.values():
+        if r.kind == "path" or r.name in MACHINE_DEPENDENT:
+            r.default = None
+    # After the path defaults are cleared: a row may give one (log_bin's ON, the variable's value).
     applied = apply_facts(recs, target)
     added = [recs[n] for n in NEIGHBOURS_ADDED.get(id(recs), ()) if n in recs]
     if added:
@@ -1767,9 +1772,6 @@ def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], relea
             + "; ".join(NEIGHBOURS_FROM.get(id(recs), [])), 100, subsequent_indent="  ")
     if applied:
         header = header + [f"facts: {applied} rows of data/catalog-sources.tsv (each with its public source)"]
-    for r in recs.values():
-        if r.kind == "path" or r.name in MACHINE_DEPENDENT:
-            r.default = None
     flavor, _, series = target.partition("-")
     if flavor in ("mysql", "percona", "pxc"):
         for name, rule in COMPUTED_DEFAULTS.get(series, {}).items():

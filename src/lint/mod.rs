@@ -329,6 +329,47 @@ fn unread_line_error(err: &cnf::CnfError, server_groups: &[String]) -> Option<St
     ))
 }
 
+/// MySQL 5.7 (and its Percona Server and PXC) refuses to start with the
+/// binary log on and no `server_id` given: server_id defaults to 0 there.
+/// MySQL 8.0 defaults it to 1 and starts. Which is which is the catalog's
+/// default of server_id, so the same file is judged per version. Source:
+/// the MySQL 5.7 manual, "Binary Logging Options and Variables" (`--log-bin`:
+/// without `--server-id` the server is not allowed to start, from 5.7.3).
+fn binlog_needs_server_id(
+    effective: &ConfigFacts,
+    catalog: &Catalog,
+    ctx: &LineContext,
+    out: &mut Vec<Finding>,
+) {
+    let release = ctx.target.unwrap_or_else(|| catalog.release());
+    let default_id = catalog.get("server_id").and_then(|v| v.default.as_deref());
+    if default_id != Some("0")
+        || release.version < crate::target::Version::new(5, 7, 3)
+        || effective.options.contains_key("server_id")
+    {
+        return;
+    }
+    let Some(log_bin) = effective.options.get("log_bin") else {
+        return;
+    };
+    let v = log_bin.value.trim();
+    if v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false") {
+        return;
+    }
+    out.push(finding(
+        &checks::INVALID_VALUE,
+        Severity::Crit,
+        format!(
+            "the binary log is on (log_bin) but server_id is not set, and on {} it defaults to 0: the \
+             server will not start (\"You have enabled the binary log, but you haven't provided the \
+             mandatory server-id\"); set server_id to a value unique in the topology",
+            crate::catalog::release_name(release)
+        ),
+        Some(log_bin.location.clone()),
+        Some("server_id".into()),
+    ));
+}
+
 /// Order findings by file (byte order of the path, cheaper than comparing
 /// path components), line, column; findings without a location first.
 pub(crate) fn by_location(a: &Finding, b: &Finding) -> std::cmp::Ordering {
@@ -522,10 +563,14 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
         {
             continue;
         }
+        // Set in the files, else the target's default (the binary log is
+        // on by default from MySQL 8.0).
         let on = effective
             .options
             .get(needed)
-            .is_some_and(|o| !o.value.eq_ignore_ascii_case("off") && o.value != "0");
+            .map(|o| o.value.clone())
+            .or_else(|| catalog.get(needed).and_then(|v| v.default.clone()))
+            .is_some_and(|v| !v.eq_ignore_ascii_case("off") && v != "0");
         if !on {
             out.push(finding(
                 &checks::WITHOUT_EFFECT,
@@ -547,6 +592,7 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
 /// max_allowed_packet below net_buffer_length are adjusted with a warning.
 fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mut Vec<Finding>) {
     if catalog.target().flavor != crate::target::Flavor::Mariadb {
+        binlog_needs_server_id(effective, catalog, ctx, out);
         return;
     }
     // file_key_management without its key file fails to initialize, and
