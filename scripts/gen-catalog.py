@@ -855,6 +855,11 @@ def from_mariadb_sysvar(name: str, d: dict[str, str]) -> Rec:
     elif t == "SET":
         r.kind = "set"
         r.values = enum.split(",") if enum != "NULL" else []
+    elif t == "FLAGSET" and enum != "NULL":
+        # optimizer_switch: the server refuses a flag it does not know
+        r.kind = "set"
+        r.values = [v for v in enum.split(",") if v != "default"]
+        r.note = "flag set: name=on|off|default, comma-separated"
     else:
         r.kind = "path" if name in PATH_NAMES else "string"
         if t == "FLAGSET":
@@ -1039,6 +1044,11 @@ def build_mariadb_from_sysvars(sv: dict[str, dict[str, str]], help_opts: dict[st
     if "version" in recs:  # the --version option prints and exits; the variable is the version string
         recs["version"] = replace(recs["version"], kind="string", sysvar=True, dynamic=False, default=None,
                                   note="as an option (--version) it prints the version and exits")
+    # --transaction-isolation is the option of the tx_isolation variable: the same values, and the server
+    # refuses others ("Error while setting value 'SNAPSHOT' to 'transaction-isolation'").
+    ti, tx = recs.get("transaction_isolation"), recs.get("tx_isolation")
+    if ti and tx and ti.kind == "string" and tx.kind == "enum":
+        ti.kind, ti.values = "enum", list(tx.values)
     return recs
 
 

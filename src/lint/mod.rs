@@ -624,6 +624,56 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             .or_else(|| catalog.get(n).and_then(|v| v.default.clone()))
     };
     let number = |n: &str| value(n).and_then(|v| crate::catalog::parse_number(v.trim(), true).ok());
+    // InnoDB turned off (skip-innodb, innodb = OFF) while an engine the
+    // server needs at start is InnoDB: "Unknown/unsupported storage engine:
+    // InnoDB". With other default engines it starts, and warns that the
+    // replication state table (InnoDB) cannot be read.
+    if let Some(innodb) = get("innodb").filter(|o| {
+        let v = o.value.trim();
+        v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false")
+    }) {
+        let needs: Vec<String> = [
+            "default_storage_engine",
+            "default_tmp_storage_engine",
+            "enforce_storage_engine",
+        ]
+        .iter()
+        .filter(|n| value(n).is_some_and(|v| v.trim().eq_ignore_ascii_case("innodb")))
+        .map(|n| n.to_string())
+        .collect();
+        let (severity, what) = if needs.is_empty() && get("default_storage_engine").is_some() {
+            (
+                Severity::Warn,
+                "the server starts without it and warns that it cannot load the replication state \
+                 (mysql.gtid_slave_pos is an InnoDB table)"
+                    .to_string(),
+            )
+        } else {
+            let needs = if needs.is_empty() {
+                "default_storage_engine".to_string()
+            } else {
+                needs.join(" and ")
+            };
+            (
+                Severity::Crit,
+                format!(
+                    "{needs} is InnoDB, so the server will not start (\"Unknown/unsupported storage \
+                     engine: InnoDB\"); set default_storage_engine (and default_tmp_storage_engine) to \
+                     another engine, or leave InnoDB on"
+                ),
+            )
+        };
+        out.push(finding(
+            &checks::INVALID_VALUE,
+            severity,
+            format!(
+                "InnoDB is turned off ({} = {}): {what}",
+                innodb.name, innodb.value
+            ),
+            Some(innodb.location.clone()),
+            Some("innodb".into()),
+        ));
+    }
     if let Some(coll) = get("collation_server") {
         let charset = value("character_set_server").map(|c| {
             let c = c.trim().to_ascii_lowercase();
