@@ -588,13 +588,6 @@ PERCONA_PLUGIN_PREFIXES = [("audit_log_filter_", "audit_log_filter"), ("audit_lo
                            ("keyring_vault_", "keyring_vault"), ("tokudb_", "tokudb"),
                            ("query_response_time_", "query_response_time"), ("rocksdb_", "rocksdb")]
 
-# MySQL InnoDB variables the captures lack (built only where the platform supports them), from the manual.
-MYSQL_INNODB_CURATED = [
-    # (name, kind, default 5.7/8.0, default 8.4, dynamic, source)
-    ("innodb_numa_interleave", "bool", "OFF", "ON", False,
-     "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_numa_interleave"),
-]
-
 # MySQL 8.4 InnoDB variables new since 8.0.32 (the 8.4 help file leaves InnoDB out).
 MYSQL_84_INNODB_NEW = [
     ("innodb_log_writer_threads", "bool"),
@@ -634,6 +627,10 @@ class Rec:
     repl: str = ""
     note: str = ""
     plugin: str = ""  # what must be loaded for the name to exist ("" = built into the server)
+    # The option's argument as the server's option parser takes it: "req" (a value is required),
+    # "opt" (the value may be left out: `--name` alone), "none" (no value), "" (not known: the
+    # reader falls back on the kind). From the help output's `=#` / `[=#]` / `=name` / `[=name]`.
+    arg: str = ""
 
     def line(self) -> str:
         def clean(s: str) -> str:
@@ -643,7 +640,7 @@ class Rec:
         return "\t".join([
             self.name, self.kind, self.min, self.max, self.block, ",".join(self.values), default,
             "Y" if self.dynamic else "N", "Y" if self.sysvar else "N", self.status, self.since, self.repl,
-            clean(self.note), self.plugin,
+            clean(self.note), self.plugin, self.arg,
         ])
 
 
@@ -666,6 +663,7 @@ OPT_RE = re.compile(r"^(\s*)(?:-\S, )?--([A-Za-z0-9][A-Za-z0-9_.-]*)(\[=#\]|=#|\
 class HelpOpt:
     arg: str  # none / num / name
     desc: str = ""
+    optional: bool = False  # `[=#]` / `[=name]`: the value may be left out
     default: str | None = None
     in_defaults: bool = False
 
@@ -695,7 +693,7 @@ def parse_help(path: Path) -> dict[str, HelpOpt]:
         if ok and m:
             arg = m.group(3) or ""
             kind = "num" if "#" in arg else ("name" if "name" in arg else "none")
-            current = HelpOpt(kind, line[m.end():].strip())
+            current = HelpOpt(kind, line[m.end():].strip(), optional=arg.startswith("["))
             opts.setdefault(canon(m.group(2)), current)
         elif current is not None:
             current.desc += " " + line.strip()
@@ -743,12 +741,27 @@ CSV_COLS = ["VARIABLE_NAME", "SESSION_VALUE", "GLOBAL_VALUE", "GLOBAL_VALUE_ORIG
             "NUMERIC_BLOCK_SIZE", "ENUM_VALUE_LIST", "READ_ONLY", "COMMAND_LINE_ARGUMENT", "GLOBAL_VALUE_PATH"]
 
 
+CSV_RECORD_START = re.compile(r'(?:^|(?<="))(?="[A-Z][A-Z0-9_]*",")')
+CSV_RECORD_RE = re.compile(
+    r'"([A-Z0-9_]+)","(.*?)","(.*?)","([A-Z-]+)","(.*?)","(GLOBAL|SESSION|SESSION ONLY)","([A-Z ]+)","(.*)",'
+    r'"([^"]*)","([^"]*)","([^"]*)","([^"]*)","(YES|NO)","([A-Z]+)"(?:,"([^"]*)")?',
+    re.S,
+)
+
+
 def parse_csv_sysvars(path: Path) -> dict[str, dict[str, str]]:
-    """The mysqltuner CSV dumps: records joined without newlines, 15 quoted columns."""
+    """The mysqltuner CSV dumps: records joined without newlines, 15 quoted columns (14 for 10.2-10.4,
+    without GLOBAL_VALUE_PATH). Split into records first (a record starts where a quote is followed by
+    `"NAME","`), then each record is matched whole: one pattern over the whole file backtracks for minutes
+    on the older dumps."""
     text = path.read_text(errors="replace")
+    starts = [m.start() for m in CSV_RECORD_START.finditer(text)]
     out = {}
-    for m in CSV_RE.finditer(text):
-        d = dict(zip(CSV_COLS, m.groups()))
+    for a, b in zip(starts, starts[1:] + [len(text)]):
+        m = CSV_RECORD_RE.fullmatch(text[a:b].strip())
+        if not m:
+            continue
+        d = dict(zip(CSV_COLS, (g if g is not None else "" for g in m.groups())))
         out[canon(d["VARIABLE_NAME"])] = d
     return out
 
@@ -774,9 +787,20 @@ def load_dump_vars(path: Path) -> dict[str, str]:
     # Some keys are mangled in these files: everything up to the last digit is cut off
     # ("sha256_password_proxy_users" -> "_password_proxy_users"). Keep real names; remember the
     # mangled tails so build_mysql can recognise the names they came from.
-    out = {canon(k): str(v) for k, v in d["Variables"].items() if re.fullmatch(r"[a-z][a-z0-9_]*", k)}
+    out = {canon(k): str(v) for k, v in d["Variables"].items()
+           if re.fullmatch(r"[a-z][a-z0-9_]*", k) and k not in MYSQLTUNER_MADE}
     MANGLED_TAILS.update(k for k in d["Variables"] if k.startswith("_"))
     return out
+
+
+# Keys mysqltuner adds to its "Variables" map itself, one per storage engine SHOW ENGINES lists
+# (mysqltuner.pl: `$myvar{"have_$engine"}`, federated and blackhole with `_engine`) and its Galera and
+# thread-pool probes: no server variable of those names exists (MySQL 5.5 had have_csv, have_innodb,
+# have_ndbcluster and have_partitioning, which its real SHOW VARIABLES sample still lists).
+MYSQLTUNER_MADE = frozenset(f"have_{e}" for e in (
+    "archive", "blackhole_engine", "csv", "federated_engine", "innodb", "memory", "mrg_myisam", "myisam",
+    "ndbcluster", "ndbinfo", "performance_schema", "aria", "sequence", "tokudb", "rocksdb", "bdb", "galera",
+    "threadpool", "partition", "spider", "connect", "s3", "columnstore", "oqgraph", "sphinx", "mroonga"))
 
 
 MANGLED_TAILS: set[str] = set()
@@ -831,6 +855,11 @@ def from_mariadb_sysvar(name: str, d: dict[str, str]) -> Rec:
     elif t == "SET":
         r.kind = "set"
         r.values = enum.split(",") if enum != "NULL" else []
+    elif t == "FLAGSET" and enum != "NULL":
+        # optimizer_switch: the server refuses a flag it does not know
+        r.kind = "set"
+        r.values = [v for v in enum.split(",") if v != "default"]
+        r.note = "flag set: name=on|off|default, comma-separated"
     else:
         r.kind = "path" if name in PATH_NAMES else "string"
         if t == "FLAGSET":
@@ -854,6 +883,8 @@ def from_help(name: str, h: HelpOpt, flavor: str) -> Rec:
         r.kind = "size" if is_size_name(name) else "int"
     else:
         r.kind = "path" if name in PATH_NAMES else "string"
+    if h.arg != "none":
+        r.arg = "opt" if h.optional else "req"
     r.default = norm_default(h.default)
     if re.search(r"\bdeprecated\b", h.desc, re.I) and not re.search(r"deprecated (?:and will be removed )?in favou?r", h.desc, re.I) or re.search(r"option is deprecated|variable is deprecated|is deprecated and", h.desc, re.I):
         r.status = "deprecated"
@@ -989,6 +1020,7 @@ def build_mariadb_from_sysvars(sv: dict[str, dict[str, str]], help_opts: dict[st
                     r.default = norm_default(opt.default)
                 if r.status == "current" and from_help(name, opt, "mariadb").status == "deprecated":
                     r.status = "deprecated"
+                r.arg = from_help(name, opt, "mariadb").arg
                 continue
             r = from_help(name, opt, "mariadb")
             r.sysvar = False
@@ -1012,6 +1044,11 @@ def build_mariadb_from_sysvars(sv: dict[str, dict[str, str]], help_opts: dict[st
     if "version" in recs:  # the --version option prints and exits; the variable is the version string
         recs["version"] = replace(recs["version"], kind="string", sysvar=True, dynamic=False, default=None,
                                   note="as an option (--version) it prints the version and exits")
+    # --transaction-isolation is the option of the tx_isolation variable: the same values, and the server
+    # refuses others ("Error while setting value 'SNAPSHOT' to 'transaction-isolation'").
+    ti, tx = recs.get("transaction_isolation"), recs.get("tx_isolation")
+    if ti and tx and ti.kind == "string" and tx.kind == "enum":
+        ti.kind, ti.values = "enum", list(tx.values)
     return recs
 
 
@@ -1073,13 +1110,143 @@ def apply_changes(recs: dict[str, Rec], flavor: str, series: str, predecessors: 
 def carry_removed(recs: dict[str, Rec], prev: dict[str, Rec], domain) -> None:
     """Names the predecessor series had (within the same raw-data coverage) and this one lacks: removed."""
     for name, r in prev.items():
-        if name in recs or not domain(name):
+        # Names the predecessor lists only as newer servers' (introduced) or debug builds' are no evidence.
+        if name in recs or not domain(name) or r.status == "introduced" or r.note == DEBUG_NOTE:
             continue
+        if name in NEIGHBOURS_ADDED.get(id(prev), ()):
+            continue  # another series' name: neighbours() decides it for this series too
         nr = replace(r)
         if r.status != "removed":
             nr.status, nr.since, nr.repl = "removed", "", r.repl if r.status == "deprecated" else ""
         nr.dynamic = False
         recs[name] = nr
+
+
+@dataclass
+class Capture:
+    """The names one real server output lists, and the series it is of. `debug`: a test-suite result
+    recorded on a debug build (options that only debug builds have are among its names)."""
+    series: tuple[int, int]
+    names: dict[str, Rec]
+    label: str
+    debug: bool = False
+
+
+# Series in release order, per flavor family, so that "the series after X" can be named.
+SERIES_ORDER = {
+    "mysql": [(5, 5), (5, 6), (5, 7), (8, 0), (8, 1), (8, 2), (8, 3), (8, 4), (9, 0)],
+    "mariadb": [(10, 2), (10, 3), (10, 4), (10, 5), (10, 6), (10, 7), (10, 8), (10, 9), (10, 10), (10, 11),
+                (11, 0), (11, 1), (11, 2), (11, 3), (11, 4), (11, 5), (11, 6), (11, 7), (11, 8), (12, 0)],
+}
+DEBUG_NOTE = "only on debug builds"
+
+
+def load_legacy(path: Path = Path(__file__).resolve().parent.parent / "data" / "legacy-options.tsv") -> dict:
+    """(family, name) -> the release that removed it, from data/legacy-options.tsv (each row with its
+    source): `MySQL 5.6.1` gives ("mysql", name) -> "5.6.1"."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, removed_in = line.split("\t")[:2]
+        m = re.fullmatch(r"(MySQL|MariaDB) (\d+\.\d+\.\d+)", removed_in.strip())
+        if m:
+            out[(m.group(1).lower(), name)] = m.group(2)
+    return out
+
+
+LEGACY_REMOVED = load_legacy()
+
+# The names `neighbours` added to each catalog (by the dict's id): a catalog derived from another one
+# decides them afresh for its own series.
+NEIGHBOURS_ADDED: dict[int, set[str]] = {}
+NEIGHBOURS_FROM: dict[int, list[str]] = {}
+
+
+def series_after(family: str, series: tuple[int, int]) -> str:
+    order = SERIES_ORDER[family]
+    later = [s for s in order if s > series]
+    nxt = later[0] if later else (series[0], series[1] + 1)
+    return f"{nxt[0]}.{nxt[1]}.0"
+
+
+def neighbours(recs: dict[str, Rec], data_series: tuple[int, int], captures: list[Capture], family: str,
+               domain=lambda n: True, debug_names: frozenset[str] = frozenset()) -> tuple[int, int, int]:
+    """Names real servers of other series list and this catalog lacks, as entries: removed (every capture
+    that has the name is older) since the first series after the newest capture that has it, or introduced
+    (every capture that has it is newer) since the first series after the newest one that lacks it
+    (`data_series` for the catalog itself: what its data describes). A name only debug-build results list
+    (`debug_names`) is an option of debug builds. Returns (removed, introduced, debug) counts."""
+    seen: dict[str, list[Capture]] = {}
+    for c in captures:
+        for name in c.names:
+            if name not in recs and domain(name):
+                seen.setdefault(name, []).append(c)
+    counts = [0, 0, 0]
+    NEIGHBOURS_ADDED.setdefault(id(recs), set())
+    NEIGHBOURS_FROM[id(recs)] = [c.label for c in captures if c.series != data_series]
+    for name, having in sorted(seen.items()):
+        if name in debug_names:
+            r = replace(having[0].names[name], values=list(having[0].names[name].values))
+            r.status, r.since, r.note, r.dynamic = "current", "", DEBUG_NOTE, False
+            recs[name] = r
+            NEIGHBOURS_ADDED[id(recs)].add(name)
+            counts[2] += 1
+            continue
+        vs = sorted(c.series for c in having)
+        lacking = [c.series for c in captures if name not in c.names and not c.debug] + [data_series]
+        older_having = [v for v in vs if v < data_series]
+        newer_having = [v for v in vs if v > data_series]
+        if older_having and newer_having:
+            # Gone, then back (innodb_log_archive: XtraDB's in 10.2, a new option in 12.x): the side
+            # nearer this series decides.
+            order = SERIES_ORDER[family]
+            pos = lambda x: order.index(x) if x in order else len(order)  # noqa: E731
+            if pos(data_series) - pos(older_having[-1]) <= pos(newer_having[0]) - pos(data_series):
+                vs = older_having
+            else:
+                vs = newer_having
+        newest = having[[c.series for c in having].index(vs[-1])]
+        r = replace(newest.names[name], values=list(newest.names[name].values))
+        if vs[-1] < data_series:
+            r.status, r.since, r.repl = "removed", LEGACY_REMOVED.get((family, name)) or series_after(family, vs[-1]), ""
+            r.dynamic = False
+            counts[0] += 1
+        elif vs[0] > data_series:
+            older = [s for s in lacking if s < vs[0]]
+            r.status, r.since, r.repl = "introduced", series_after(family, max(older)), ""
+            counts[1] += 1
+        else:
+            continue  # the series' own version lists it under another name: not decided here
+        recs[name] = r
+        NEIGHBOURS_ADDED[id(recs)].add(name)
+    return counts[0], counts[1], counts[2]
+
+
+def capture_of_help(path: Path, series: tuple[int, int], flavor: str, debug: bool = False) -> Capture:
+    return Capture(series, {n: from_help(n, o, flavor) for n, o in parse_help(path).items()}, path.name, debug)
+
+
+def capture_of_sysvars(sv: dict[str, dict[str, str]], series: tuple[int, int], label: str,
+                       debug: bool = False) -> Capture:
+    return Capture(series, {n: from_mariadb_sysvar(n, d) for n, d in sv.items()}, label, debug)
+
+
+def capture_of_values(values: dict[str, str], series: tuple[int, int], label: str) -> Capture:
+    """A SHOW VARIABLES list: names and values only. The value says nothing sure about what the option
+    takes (`log_slow_queries` shows OFF, `--log-slow-queries` takes a file name), so the kind is left
+    as text and no value is judged."""
+    return Capture(series, {n: Rec(n, kind="string", default=norm_default(v)) for n, v in values.items()}, label)
+
+
+def load_tab_vars(path: Path) -> dict[str, str]:
+    """A `name<TAB>value` SHOW VARIABLES list (percona-toolkit's pt-mysql-summary samples)."""
+    out = {}
+    for line in path.read_text(errors="replace").splitlines():
+        k, sep, v = line.partition("\t")
+        if sep and re.fullmatch(r"[a-z][a-z0-9_]*", k):
+            out[k] = v
+    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1503,6 +1670,80 @@ def apply_plugin_prefixes(recs: dict[str, Rec], flavor: str, series: str) -> Non
 # --------------------------------------------------------------------------------------------------
 
 
+# Facts with their sources: data/catalog-sources.tsv, one row per name and fact, read by `apply_facts` as
+# each catalog is written. A MySQL row reaches Percona Server and PXC of the series too (their catalogs
+# are layered on MySQL's), a Percona Server row PXC's.
+SOURCES = Path(__file__).resolve().parent.parent / "data" / "catalog-sources.tsv"
+FACT_FIELDS = {"kind", "values", "default", "min", "max", "block", "dynamic", "sysvar", "status", "since", "repl",
+               "note", "plugin", "arg"}
+
+
+@dataclass
+class Fact:
+    name: str
+    targets: list[str]
+    sets: dict[str, str]
+    source: str
+    release: str
+    line: int
+
+
+def load_facts(path: Path = SOURCES) -> list[Fact]:
+    """The rows of the sources table: `name<TAB>targets<TAB>fields<TAB>source<TAB>release`, where targets
+    are space-separated catalog names (mysql-8.0) and fields `key=value` pairs separated by `;`
+    (`kind=bool;default=OFF;sysvar=N`). Every row must name its source."""
+    facts: list[Fact] = []
+    if not path.exists():
+        return facts
+    for i, raw in enumerate(path.read_text().splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        cols = raw.split("\t")
+        if len(cols) != 5:
+            raise SystemExit(f"{path.name}:{i}: expected 5 tab-separated columns, found {len(cols)}")
+        name, targets, fields, source, release = (c.strip() for c in cols)
+        sets: dict[str, str] = {}
+        for item in filter(None, (f.strip() for f in fields.split(";"))):
+            key, sep, value = item.partition("=")
+            if not sep or key not in FACT_FIELDS:
+                raise SystemExit(f"{path.name}:{i}: bad field {item!r} (known: {', '.join(sorted(FACT_FIELDS))})")
+            sets[key] = value
+        if not source:
+            raise SystemExit(f"{path.name}:{i}: {name} has no source")
+        facts.append(Fact(canon(name), targets.split(), sets, source, release, i))
+    return facts
+
+
+def apply_facts(recs: dict[str, Rec], target: str, facts: list[Fact] | None = None) -> int:
+    """Apply the sources table's rows for `target` to its records (creating a record a row names that the
+    raw data lacks). Returns how many rows applied."""
+    n = 0
+    for f in load_facts() if facts is None else facts:
+        if target not in f.targets:
+            continue
+        r = recs.get(f.name)
+        if r is None:
+            r = recs[f.name] = Rec(f.name)
+        for key, value in f.sets.items():
+            if key in ("dynamic", "sysvar"):
+                setattr(r, key, value == "Y")
+            elif key == "values":
+                r.values = [v for v in value.split(",") if v]
+            elif key == "default":
+                r.default = None if value == "\\N" else value
+            else:
+                setattr(r, key, value)
+        # A row names a target that has the name: unless it says otherwise, it is there (a name the
+        # predecessor series had is carried over as removed, a later series' as introduced, before the
+        # rows are read); a deprecation stays.
+        if "status" not in f.sets and r.status in ("removed", "introduced"):
+            r.status = "current"
+        if r.status == "current":
+            r.since, r.repl = "", r.repl if "repl" in f.sets else ""
+        n += 1
+    return n
+
+
 # Defaults that depend on the machine, its paths or its autosizing: recorded as absent.
 MACHINE_DEPENDENT = {
     "hostname", "server_uuid", "server_uid", "version_compile_machine", "version_compile_os",
@@ -1529,6 +1770,18 @@ def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], relea
     for r in recs.values():
         if r.kind == "path" or r.name in MACHINE_DEPENDENT:
             r.default = None
+    # After the path defaults are cleared: a row may give one (log_bin's ON, the variable's value).
+    applied = apply_facts(recs, target)
+    added = [recs[n] for n in NEIGHBOURS_ADDED.get(id(recs), ()) if n in recs]
+    if added:
+        k = lambda st: sum(1 for r in added if r.status == st and r.note != DEBUG_NOTE)  # noqa: E731
+        header = header + textwrap.wrap(
+            f"other series: {k('removed')} names of older servers (removed since the series after the newest "
+            f"output listing them), {k('introduced')} of newer ones (introduced in the series after the newest "
+            f"output without them), {sum(1 for r in added if r.note == DEBUG_NOTE)} of debug builds only; from "
+            + "; ".join(NEIGHBOURS_FROM.get(id(recs), [])), 100, subsequent_indent="  ")
+    if applied:
+        header = header + [f"facts: {applied} rows of data/catalog-sources.tsv (each with its public source)"]
     flavor, _, series = target.partition("-")
     if flavor in ("mysql", "percona", "pxc"):
         for name, rule in COMPUTED_DEFAULTS.get(series, {}).items():
@@ -1537,7 +1790,7 @@ def write(out: Path, target: str, recs: dict[str, Rec], header: list[str], relea
     lines = [f"# mytune variable catalog: {target}"]
     lines.append(f"# release: {release} ({why})")
     lines += [f"# {h}" for h in header]
-    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note plugin")
+    lines.append("# columns: name kind min max block values default dynamic sysvar status since replacement note plugin arg")
     lines.append("# generated by scripts/gen-catalog.py; do not edit by hand")
     for name in sorted(recs):
         lines.append(recs[name].line())
@@ -1604,6 +1857,34 @@ def main() -> int:
             del m106[name]
     option_only_fixups(m106)
     carry_removed(m106, m105, lambda n: not n.startswith("wsrep"))
+    # Every other real MariaDB server output here: the names they list and a catalog lacks are entries
+    # (removed since, introduced since, or debug-build options), so a real variable list is never
+    # "unknown". wsrep_* depend on the build (Galera), as in carry_removed.
+    m_caps = [capture_of_sysvars(parse_csv_sysvars(sv_dir / f"mysqltuner-examples_mariadb-{v}_information_schema.SYSTEM_VARIABLES.csv"),
+                                 tuple(int(x) for x in v.split(".")[:2]), f"SYSTEM_VARIABLES of MariaDB {v}")
+              for v in ("10.2.44", "10.3.38", "10.4.28", "10.5.19", "10.6.12", "10.7.8", "10.8.7", "10.9.5")]
+    m_caps.append(capture_of_help(help_dir / "mariadb-10.4.12-fork_mysqld--help.result", (10, 4), "mariadb"))
+    for part in ("server_notembedded", "aria", "wsrep"):
+        m_caps.append(capture_of_sysvars(parse_result_sysvars(sv_dir / f"mariadb-10.4.12-fork_sysvars_{part}.result"),
+                                         (10, 4), f"sysvars_{part}.result of MariaDB 10.4.12"))
+    m_caps.append(capture_of_sysvars(m1011_sv, (10, 11), "SYSTEM_VARIABLES of MariaDB 10.11.19"))
+    m_caps.append(capture_of_help(m1011_help_path, (10, 11), "mariadb"))
+    m_caps.append(capture_of_sysvars(parse_result_sysvars(sv_dir / "mariadb-11.0-or-11.1__MariaDB_server__sysvars_server_notembedded.result"),
+                                     (11, 1), "sysvars_server_notembedded.result of MariaDB 11.0/11.1"))
+    m_caps.append(capture_of_help(help_dir / "mariadb-12.x-dev__MariaDB_server__mysqld--help.result", (12, 0), "mariadb"))
+    dbg104 = capture_of_sysvars(parse_result_sysvars(sv_dir / "mariadb-10.4.12-fork_sysvars_innodb.result"), (10, 4),
+                                "sysvars_innodb.result of MariaDB 10.4.12 (a debug build)", debug=True)
+    dbg12 = capture_of_sysvars(parse_result_sysvars(sv_dir / "mariadb-12.x-13.0dev__grooverdan_mariadb-server__sysvars_innodb.result"),
+                               (12, 0), "sysvars_innodb.result of MariaDB 12.x (a debug build)", debug=True)
+    m_caps += [dbg104, dbg12]
+    release_names = set().union(*(c.names for c in m_caps if not c.debug), m1011_sv, m1011_help, m105)
+    # Options only debug builds have: what the 10.4.12 debug result lists and no release server does (the
+    # 10.4.28 capture is a release build of the same series), and the 12.x result's `*_debug` names.
+    debug_names = frozenset(n for n in dbg104.names if n not in release_names) | frozenset(
+        n for n in dbg12.names if n not in release_names and n.endswith("_debug"))
+    m_dom = lambda n: not n.startswith("wsrep")  # noqa: E731
+    m_counts: dict[str, tuple[int, int, int]] = {}
+    m_counts["10.6"] = neighbours(m106, (10, 6), m_caps, "mariadb", m_dom, debug_names)
     warnings += apply_changes(m106, "mariadb", "10.6", [m105])
     write(out, "mariadb-10.6", m106, [
         "source: information_schema.SYSTEM_VARIABLES of MariaDB 10.6.12 (mysqltuner examples, major/MySQLTuner-perl)",
@@ -1614,7 +1895,9 @@ def main() -> int:
 
     m1011 = build_mariadb_from_sysvars(m1011_sv, m1011_help)
     option_only_fixups(m1011)
-    carry_removed(m1011, m106, lambda n: not n.startswith("wsrep"))
+    carry_removed(m1011, m106, lambda n: not n.startswith("wsrep") and m106[n].status != "introduced"
+                  and m106[n].note != DEBUG_NOTE)
+    m_counts["10.11"] = neighbours(m1011, (10, 11), m_caps, "mariadb", m_dom, debug_names)
     warnings += apply_changes(m1011, "mariadb", "10.11", [m106, m105])
     write(out, "mariadb-10.11", m1011, [
         f"source: information_schema.SYSTEM_VARIABLES and `mariadbd --verbose --help` from {m1011_origin} MariaDB 10.11.19",
@@ -1630,6 +1913,8 @@ def main() -> int:
     m114: dict[str, Rec] = {}
 
     for name, r in m1011.items():
+        if name in NEIGHBOURS_ADDED.get(id(m1011), ()):
+            continue  # other series' names: decided for 11.4 by neighbours() below
         if r.status == "removed":
             m114[name] = replace(r)
             continue
@@ -1648,6 +1933,8 @@ def main() -> int:
                 nr.status = "deprecated"
             m114[name] = nr
     for name, r in m1011.items():  # curated notes/kinds of 10.11 carry over
+        if name not in m114:
+            continue
         nr = m114[name]
         if r.note and "no command-line form" not in r.note and nr.status != "removed":
             nr.note, nr.kind = r.note, r.kind
@@ -1663,6 +1950,7 @@ def main() -> int:
     for ch in CHANGES:
         if ch.flavor == "mariadb" and ch.status == "removed" and ch.name.startswith("innodb") and ch.name in m12_innodb:
             warnings.append(f"mariadb: {ch.name} curated as removed {ch.since} but present in the 12.x InnoDB list")
+    m_counts["11.4"] = neighbours(m114, (11, 1), m_caps, "mariadb", m_dom, debug_names)
     warnings += apply_changes(m114, "mariadb", "11.4", [m1011, m106], derived=True)
     # Defaults the manual documents as changed after 10.11 (the derived data keeps 10.11's otherwise).
     for name, value, source in MARIADB_114_DEFAULTS:
@@ -1684,13 +1972,6 @@ def main() -> int:
     my57 = build_mysql("5.7", help_dir / "mysql-5.7.18_mysqld--help-notwin.result", d57, {}, m1011_sv, option_only)
     option_only_fixups(my57)
 
-    def add_innodb_curated(recs: dict[str, Rec], series: str) -> None:
-        for name, kind, d80, d84, dyn, _src in MYSQL_INNODB_CURATED:
-            if name not in recs:
-                recs[name] = Rec(name, kind=kind, default=d84 if vtuple(series) >= (8, 4) else d80, dynamic=dyn,
-                                 note="only on builds with NUMA support")
-
-    add_innodb_curated(my57, "5.7")
     plugins_dir = shared / "catalog" / "mysql-plugins"
     semisync = semisync_vars(dumps)
     vp_names = validate_password_vars(plugins_dir)
@@ -1701,6 +1982,20 @@ def main() -> int:
             add_validate_password(my57, {n: vp_names[n]}, plugin_form=True)
             my57.pop(n, None)  # 5.7 has the plugin only
     apply_plugin_prefixes(my57, "mysql", "5.7")
+    # Every real MySQL server output here, as for MariaDB: older servers' names are removed entries, newer
+    # servers' names introduced ones (5.5.21: percona-toolkit's SHOW VARIABLES sample; 5.6.51: mysqltuner).
+    my_caps = [
+        capture_of_values(load_tab_vars(dumps / SEMISYNC_SAMPLE), (5, 5), "SHOW VARIABLES of MySQL 5.5.21"),
+        capture_of_values(load_dump_vars(dumps / "mysql-5.6.51__major_MySQLTuner-perl__examples__github__result__mysql__5.6__result.json"),
+                          (5, 6), "SHOW VARIABLES of MySQL 5.6.51"),
+        capture_of_help(help_dir / "mysql-5.7.18_mysqld--help-notwin.result", (5, 7), "mysql"),
+        capture_of_values(d57, (5, 7), "SHOW VARIABLES of MySQL 5.7.41"),
+        capture_of_help(help_dir / "mysql-8.0.41_mysqld--help-notwin.result", (8, 0), "mysql"),
+        capture_of_values(d80, (8, 0), "SHOW VARIABLES of MySQL 8.0.32"),
+        capture_of_help(help_dir / "mysql-8.4.x-planetscale-fork__planetscale_mysql-server__mysqld--help-notwin.result", (8, 4), "mysql"),
+        capture_of_help(help_dir / "mysql-9.x__AKJUS_mysql-server__mysqld--help-notwin.result", (9, 0), "mysql"),
+    ]
+    my_counts = {"5.7": neighbours(my57, (5, 7), my_caps, "mysql")}
     warnings += apply_changes(my57, "mysql", "5.7", [])
     write(out, "mysql-5.7", my57, [
         "source: mysqld --verbose --help of MySQL 5.7.18 (mysql-test mysqld--help-notwin.result, lalor/mysql-5.7.18)",
@@ -1716,10 +2011,10 @@ def main() -> int:
     my80 = build_mysql("8.0", help_dir / "mysql-8.0.41_mysqld--help-notwin.result", d80, {}, m1011_sv, option_only)
     option_only_fixups(my80)
     carry_removed(my80, my57, lambda n: n.startswith(("innodb", "performance_schema")) or n in my57 and n not in d57 or n in d57)
-    add_innodb_curated(my80, "8.0")
     add_semisync(my80, semisync, with_renames=True)
     add_validate_password(my80, vp_names, plugin_form=True)
     add_simple_plugin_vars(my80, "group_replication", gr_names)
+    my_counts["8.0"] = neighbours(my80, (8, 0), my_caps, "mysql")
     warnings += apply_changes(my80, "mysql", "8.0", [my57])
     write(out, "mysql-8.0", my80, [
         "source: mysqld --verbose --help of MySQL 8.0.41 (mysql-test result, enhancedformysql/mysql-8.0.41)",
@@ -1752,7 +2047,6 @@ def main() -> int:
             my84[n].default = v
     option_only_fixups(my84)
     carry_removed(my84, my80, lambda n: (n in h80 and n not in h84) or my80[n].status == "removed")
-    add_innodb_curated(my84, "8.4")
     semisync84 = {n: v for n, v in semisync.items()}
     add_semisync(my84, semisync84, with_renames=True)
     for n in [n for n, r in my84.items() if r.plugin in ("semisync_master", "semisync_slave")]:
@@ -1766,6 +2060,7 @@ def main() -> int:
     r.kind, r.values, r.default, r.sysvar, r.dynamic = "enum", ["ON", "OFF", "FORCE", "FORCE_PLUS_PERMANENT"], "OFF", False, False
     r.note = ("plugin-load option of the built-in, disabled-by-default mysql_native_password plugin; added in 8.4.0 "
               "(mysql-plugins/mysql-8.4_mysql_native_password__notes.txt)")
+    my_counts["8.4"] = neighbours(my84, (8, 4), my_caps, "mysql")
     warnings += apply_changes(my84, "mysql", "8.4", [my80, my57], derived=True)
     write(out, "mysql-8.4", my84, [
         "source: mysqld --verbose --help of a MySQL 8.4 LTS fork (planetscale/mysql-server 1142107e7463; no",
@@ -1807,7 +2102,7 @@ def main() -> int:
             hp = parse_help(help_path)
             ph = build_mysql(series, help_path, dump, {}, m1011_sv, option_only)
             for name, r in ph.items():
-                if name in recs and recs[name].status != "removed":
+                if name in recs and recs[name].status not in ("removed", "introduced"):
                     continue
                 r.sysvar = hp[name].in_defaults and name not in option_only if name in hp else r.sysvar
                 recs[name] = r
@@ -1822,7 +2117,7 @@ def main() -> int:
             if name.startswith("rocksdb_"):
                 continue
             r = recs.get(name)
-            if r is None or (r.status == "removed" and plugin):
+            if r is None or (r.status == "removed" and plugin) or r.status == "introduced":
                 r = rec_from_index(name, row)
                 r.plugin = plugin
                 recs[name] = r
@@ -1881,6 +2176,13 @@ def main() -> int:
     rocks57 = parse_show_block(pdir / f"{p57_dir}suite__rocksdb__r__rocksdb.result",
                                "show variables where variable_name like 'rocksdb%'")
     add_plugin_vars(p57, "rocksdb", rocks57, {})
+    pxc56_help = pxdir / "pxc-5.6.22-25.8__maginatics_pxc-from-apt-source__mysql-test__r__mysqld--help-notwin.result"
+    p_caps = [capture_of_values(load_tab_vars(dumps / f), (5, 5), f"SHOW VARIABLES of Percona Server {v}")
+              for f, v in (("percona-5.5.20__percona_percona-toolkit__t__pt-mysql-summary__samples__temp002__mysql-variables", "5.5.20"),
+                           ("percona-5.5.23__percona_percona-toolkit__t__pt-mysql-summary__samples__percona-server-5.5-variables", "5.5.23"))]
+    # PXC 5.6.22's help: Percona Server 5.6's options (XtraDB's included) plus Galera's.
+    p_caps.append(capture_of_help(pxc56_help, (5, 6), "percona"))
+    p_counts = neighbours(p57, (5, 7), p_caps, "mysql", lambda n: not n.startswith("wsrep"))
     warnings += apply_changes(p57, "percona", "5.7", [my57], derived=True)
     write(out, "percona-5.7", p57, [
         "source: mysqld --verbose --help of Percona Server 5.7.22-22 (mysql-test mysqld--help-notwin.result of",
@@ -1997,6 +2299,10 @@ def main() -> int:
             continue
         x57[name].kind = from_help(name, h, "percona").kind
         kinds56 += 1
+    x_caps = [capture_of_values(load_tab_vars(dumps / "pxc-5.5.28__percona_percona-toolkit__t__pt-mysql-summary__samples__temp006__mysql-variables"),
+                                (5, 5), "SHOW VARIABLES of PXC 5.5.28"),
+              capture_of_help(pxc56_help, (5, 6), "percona")]
+    x_counts = neighbours(x57, (5, 7), x_caps, "mysql")
     warnings += apply_changes(x57, "percona", "5.7", [p57], derived=True)
     write(out, "pxc-5.7", x57, [
         "source: the percona-5.7 catalog (see its header) + PXC's wsrep variable index (percona/pxc-docs",

@@ -8,8 +8,14 @@ server itself, one option file per name, and writes what it learned to
 data/catalog/mariadb-<series>-server.tsv, which the catalog embeds:
 
   ignored   the server starts and warns that the option does nothing
-  maximum   `maximum-NAME=...` is accepted (a session limit); other numeric
-            options refuse it ("Maximum value of 'X' cannot be set")
+  maximum   `maximum-NAME=...` is accepted (a session limit), on an option of
+            any kind; others refuse it ("Maximum value of 'X' cannot be set")
+  autoset   `autoset-NAME` (bare) is accepted: the server sizes the option
+            itself; others refuse it ("automatic setup request is unsupported")
+  plugin-form  `plugin-NAME=...` is accepted: an option of a plugin's own
+            list (InnoDB's, Aria's, an INFORMATION_SCHEMA plugin's enable
+            option), which also takes the `plugin-` prefix; the server's own
+            options do not
   early     parsed in the server's first pass, where a prefix unique among
             the first-pass options is taken silently
   signed    a numeric option whose negative values are clamped, not refused
@@ -191,6 +197,9 @@ def main():
     version = subprocess.run([MARIADBD, "--version"], capture_output=True, text=True).stdout.split()[2]
     series = ".".join(version.split(".")[:2])
     own = catalog_rows(os.path.join(ROOT, "data/catalog/mariadb-%s.tsv" % series))
+    # Entries the series has: not removed, not a later series' (introduced), not a debug build's.
+    own = {n: c for n, c in own.items()
+           if c[9] == "removed" or (c[9] != "introduced" and c[12] != "only on debug builds")}
     current = {n for n, c in own.items() if c[9] != "removed"}
     candidates = set()
     for path in glob.glob(os.path.join(ROOT, "data/catalog/*.tsv")):
@@ -216,8 +225,16 @@ def main():
     numeric = [n for n, c in own.items() if c[1] in ("int", "size") and c[9] != "removed"]
 
     def probe_maximum(name):
-        code, err = help_run("maximum-%s=1" % name)
-        return name, "cannot be set" not in err
+        code, err = help_run("maximum-%s=%s" % (name, sample(own[name])))
+        return name, code == 0 and "cannot be set" not in err and "unknown variable" not in err
+
+    def probe_autoset(name):
+        code, err = help_run("autoset-%s" % name)
+        return name, code == 0 and "unsupported" not in err and "unknown variable" not in err
+
+    def probe_plugin_form(name):
+        code, err = help_run("plugin-%s=%s" % (name, sample(own[name])))
+        return name, "unknown variable" not in err and "unknown option" not in err
 
     def probe_negative(name):
         code, err = help_run("%s=-1" % name)
@@ -271,9 +288,16 @@ def main():
         for name, msg in pool.map(probe_ignored, candidates):
             if msg:
                 rows.append((name, "ignored", msg))
-        for name, ok in pool.map(probe_maximum, numeric):
+        everything = sorted(current)
+        for name, ok in pool.map(probe_maximum, everything):
             if ok:
                 rows.append((name, "maximum", ""))
+        for name, ok in pool.map(probe_autoset, numeric):
+            if ok:
+                rows.append((name, "autoset", ""))
+        for name, ok in pool.map(probe_plugin_form, everything):
+            if ok:
+                rows.append((name, "plugin-form", ""))
         signed_names = set()
         for name, early, signed in pool.map(probe_negative, numeric):
             if early:

@@ -87,6 +87,12 @@ fn kind_matches(v: &VarInfo, r: &Row) -> bool {
         (VarKind::Set { values }, "SET") => *values == list(&r.enum_values),
         (VarKind::String, "ENUM") => r.enum_values.is_none(),
         (VarKind::String | VarKind::Path, "VARCHAR" | "FLAGSET") => true,
+        // A flag set's flags (its list ends with `default`, which is no flag).
+        (VarKind::Set { values }, "FLAGSET") => {
+            let mut l = list(&r.enum_values);
+            l.retain(|f| f != "default");
+            *values == l
+        }
         _ => false,
     }
 }

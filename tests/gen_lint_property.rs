@@ -209,6 +209,24 @@ fn base_text(path: &str) -> String {
 /// case needs any more fails the test (no stale excuses).
 const KEPT: &[(&str, &str, &str, &str)] = &[
     (
+        "examples/seed000-1gb-vps.cnf",
+        "MT005",
+        "server_id",
+        NO_SERVER_ID,
+    ),
+    (
+        "examples/seed000-best-practice.cnf",
+        "MT005",
+        "server_id",
+        NO_SERVER_ID,
+    ),
+    (
+        "tests/data/cnf/seed000_s2.3.cnf",
+        "MT005",
+        "server_id",
+        NO_SERVER_ID,
+    ),
+    (
         "tests/fixtures/lint/project/etc/mysql/my.cnf",
         "MT003",
         "expire_logs_days",
@@ -503,6 +521,11 @@ const UNUSED_SUPPRESSION: &str = "the fixture's own `mytune: ignore` that silenc
 /// expire_logs_days with the binary log off (MariaDB's default): gen-cnf
 /// neither turns the binary log on nor removes the user's line.
 const NO_BINLOG: &str = "the base's expire_logs_days without log_bin";
+/// A base that turns the binary log on without server_id: MySQL 5.7 (and
+/// its Percona Server and PXC) defaults server_id to 0 and refuses to start
+/// so; gen-cnf keeps the user's lines and chooses no server ID for them (it
+/// must be unique in the topology).
+const NO_SERVER_ID: &str = "the base's log_bin without server_id on a 5.7 server";
 
 /// Findings the generator cannot avoid and announces itself (on stderr and
 /// as a `Warning:` line in the file's header, from `Plan::shortfalls`), as

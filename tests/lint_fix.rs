@@ -355,7 +355,8 @@ fn a_misspelt_name_is_never_renamed_by_similarity() {
             Some("did you mean replicate_do_db"),
         ),
         ("mariadb-10.11", "set-variable=max_connections=100", None),
-        ("mariadb-10.11", "skip-bdb", None),
+        // (skip-bdb, once here, is MariaDB 10.4's compatibility no-op,
+        // gone since 10.5: a removed option, which --fix drops.)
         ("mariadb-10.11", "safe-show-database", None),
         (
             "mariadb-10.11",
@@ -488,5 +489,33 @@ fn the_redo_capacity_of_a_file_with_only_the_old_settings_is_their_product() {
             "{pool}innodb_log_file_size = 1G\ninnodb_log_files_in_group = 2\n"
         ))
         .is_none()
+    );
+}
+
+/// `skip-slave` is the server's unique prefix of the option
+/// `skip-slave-start` as written (MariaDB reads `loose-skip-slave=ON` as
+/// `skip_slave_start` ON), not `skip-` + a prefix of `slave…`: the fix
+/// writes the full name in place of the modifier and the prefix, keeping
+/// `loose-` and the value (it once wrote `loose-skip-skip_slave_start`).
+#[test]
+fn a_prefix_that_starts_with_skip_is_renamed_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my.cnf");
+    fs::write(&path, "[mysqld]\nloose-skip-slave=ON\n").unwrap();
+    let out = mytune(&[
+        "lint",
+        "--target",
+        "mariadb-10.11",
+        "--fix",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("mytune: fixed "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "[mysqld]\nloose-skip-slave-start=ON\n"
     );
 }

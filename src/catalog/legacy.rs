@@ -1,4 +1,4 @@
-//! Option names from old manuals that no supported release knows, with
+//! Option names from old manuals that no supported series has, with
 //! what replaced them (`data/legacy-options.tsv`).
 //!
 //! An old option file still carries `log-slow-queries = /var/log/slow.log`.

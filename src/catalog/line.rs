@@ -32,7 +32,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
-use super::{Catalog, VarInfo, VarKind, VarStatus};
+use super::{ArgKind, Catalog, VarInfo, VarKind, VarStatus};
 use crate::cnf::{Modifier, OptionEntry, canonical_name};
 use crate::target::{Flavor, Target, Version};
 use crate::units;
@@ -75,6 +75,11 @@ pub enum Reason {
     /// A value the server reads as another one (clamped, rounded, a
     /// boolean it does not recognize).
     Adjusted { runs_with: Option<String> },
+    /// An option only some builds have (`condition`: what the build
+    /// needs, "NUMA support"); one without it refuses the line.
+    BuildDependent { condition: String },
+    /// An option of a later series than the target's release.
+    Introduced { since: Option<Version> },
 }
 
 /// One finding about one line.
@@ -144,8 +149,8 @@ impl Catalog {
         let mut out = Vec::new();
         let facts = server_facts(t);
         if t.flavor == Flavor::Mariadb && e.name.contains('.') {
-            // A named key cache's variable, or an error.
-            out.extend(self.dotted_name(e));
+            // A named key cache's or connection's variable, or an error.
+            out.extend(self.dotted_name(e, ctx));
             return out;
         }
         // A system variable without an option of its name is, to the
@@ -155,6 +160,22 @@ impl Catalog {
             !facts.is_some_and(|f| f.not_option.contains(&v.name))
                 || !matches!(self.resolve_prefix(e), Ok(Some(_)))
         });
+        if let Some((info, super::OptionPrefix::Autoset)) = exact {
+            // The server sizes it; a value is refused.
+            if e.value.is_some() {
+                out.push(Judgement {
+                    effect: Effect::Refuses,
+                    message: format!(
+                        "{}: an option set to size itself (autoset-) takes no value (\"automatically set \
+                         option cannot take an argument\"); the server will not start",
+                        e.raw_name
+                    ),
+                    reason: Reason::BadValue,
+                    var: Some(info),
+                });
+            }
+            return out;
+        }
         let (info, prefix) = match exact {
             Some((info, _)) => (info, None),
             None => match self.resolve_prefix(e) {
@@ -292,6 +313,45 @@ impl Catalog {
             });
             return out;
         }
+        if info.release_builds_lack() {
+            // Debug builds only: what everyone runs does not know it.
+            let (effect, what) = if e.loose {
+                (
+                    Effect::Warns,
+                    "loose- makes a release build skip it with a warning",
+                )
+            } else {
+                (
+                    Effect::Refuses,
+                    "a release build does not know it and will not start",
+                )
+            };
+            out.push(Judgement {
+                effect,
+                message: format!("{} exists only in debug builds: {what}", info.name),
+                reason: Reason::BuildDependent {
+                    condition: "debugging".to_string(),
+                },
+                var: Some(info),
+            });
+            return out;
+        }
+        if let Some(condition) = info.build_condition()
+            && !e.loose
+        {
+            out.push(Judgement {
+                effect: Effect::Warns,
+                message: format!(
+                    "{} exists only in builds with {condition}; a build without it does not know the \
+                     option and will not start (write loose-{} where the file may meet such a build)",
+                    info.name, info.name
+                ),
+                reason: Reason::BuildDependent {
+                    condition: condition.to_string(),
+                },
+                var: Some(info),
+            });
+        }
         let mut status = self.status_of(info, t);
         if !status.is_removed() && self.ignored_message(&info.name).is_some() {
             // The catalog still lists it, but the server says it does nothing.
@@ -301,12 +361,43 @@ impl Catalog {
             };
         }
         match &status {
+            VarStatus::Introduced { since } => {
+                let (effect, what) = if e.loose {
+                    (
+                        Effect::Warns,
+                        "loose- makes the server skip it with a warning",
+                    )
+                } else {
+                    (Effect::Refuses, "the server will not start")
+                };
+                let came = since.map_or_else(
+                    || "a later release".to_string(),
+                    |v| format!("{} {}.{}", flavor_name(t.flavor), v.major, v.minor),
+                );
+                out.push(Judgement {
+                    effect,
+                    message: format!(
+                        "{} is not an option of {}: it came with {came}; {what}",
+                        info.name,
+                        release_name(t)
+                    ),
+                    reason: Reason::Introduced { since: *since },
+                    var: Some(info),
+                });
+                return out;
+            }
             VarStatus::Removed { since, replacement } => {
                 let ignored = self.ignored_message(&info.name).is_some();
                 let when = since_text(t.flavor, *since);
+                // A documented successor that is no rename (two lines, other
+                // values) comes from the legacy table.
                 let instead = replacement
                     .as_deref()
                     .map(|r| format!("; use {r} instead"))
+                    .or_else(|| {
+                        super::legacy::lookup(&info.name)
+                            .map(|l| format!("; write {} instead", l.instead))
+                    })
                     .unwrap_or_default();
                 let (effect, what) = if ignored {
                     (
@@ -476,7 +567,9 @@ impl Catalog {
         let mut names: Vec<(String, Option<&VarInfo>)> = self
             .iter()
             .filter(|v| !facts.is_some_and(|f| f.not_option.contains(&v.name)))
-            .filter(|v| !v.status.is_removed() || self.ignored_message(&v.name).is_some())
+            .filter(|v| v.status.exists() || self.ignored_message(&v.name).is_some())
+            // Options of debug builds are no candidates for a release server.
+            .filter(|v| !v.release_builds_lack())
             // `skip_log_bin` is `skip-` + `log-bin` to the server, not an
             // option of its own: `skip_log` is ambiguous among the `log`
             // options, not a prefix of it.
@@ -587,13 +680,25 @@ impl Catalog {
             .map(String::as_str)
     }
 
-    /// `maximum-NAME` is accepted (MariaDB: only options with a session
-    /// value; MySQL: not recorded, assumed accepted for numbers).
-    fn takes_maximum(&self, info: &VarInfo) -> bool {
+    /// `maximum-NAME` is accepted (MariaDB: the options the server said
+    /// so of, of any kind with a session value; MySQL: not recorded,
+    /// assumed for numbers).
+    pub(super) fn takes_maximum(&self, info: &VarInfo) -> bool {
         match server_facts(self.target()) {
             Some(f) => f.maximum.contains(&info.name),
-            None => true,
+            None => matches!(info.kind, VarKind::Integer { .. } | VarKind::Size { .. }),
         }
+    }
+
+    /// `autoset-NAME` is accepted: MariaDB sizes the option itself.
+    pub(super) fn takes_autoset(&self, info: &VarInfo) -> bool {
+        server_facts(self.target()).is_some_and(|f| f.autoset.contains(&info.name))
+    }
+
+    /// `plugin-NAME` is accepted: an option of a MariaDB plugin's own list.
+    pub(super) fn takes_plugin_form(&self, info: &VarInfo) -> bool {
+        server_facts(self.target()).is_some_and(|f| f.plugin_form.contains(&info.name))
+            || (self.target().flavor == Flavor::Mariadb && info.plugin.is_some())
     }
 
     fn judge_value<'c>(
@@ -637,7 +742,11 @@ impl Catalog {
         } else {
             e.modifier
         };
-        if facts.is_some_and(|f| f.no_arg.contains(&info.name))
+        let no_arg = match facts {
+            Some(f) => f.no_arg.contains(&info.name),
+            None => info.arg == ArgKind::NoArg,
+        };
+        if no_arg
             && (e.value.is_some() || modifier != Modifier::None && modifier != Modifier::Loose)
         {
             return Some(Judgement {
@@ -656,14 +765,10 @@ impl Catalog {
             reason: Reason::Adjusted { runs_with },
             var: Some(info),
         };
-        let numeric = matches!(
-            info.kind,
-            VarKind::Integer { .. } | VarKind::Size { .. } | VarKind::Float { .. }
-        );
         // The value the prefix implies.
         let value: String = match (modifier, e.value.as_deref()) {
             (Modifier::Maximum, v) => {
-                if !numeric || !self.takes_maximum(info) {
+                if !self.takes_maximum(info) {
                     return Some(bad(format!(
                         "maximum-{} cannot be set: it has no session value to limit",
                         info.name
@@ -675,9 +780,17 @@ impl Catalog {
             (Modifier::Enable, _) => "1".into(),
             (_, Some(v)) => v.to_string(),
             (_, None) => {
+                // MariaDB: what the server answered; MySQL and Percona: the
+                // help output's `=#` / `[=#]`, else the kind.
                 let required = match facts {
                     Some(f) => f.arg_required.contains(&info.name),
-                    None => !matches!(info.kind, VarKind::Bool | VarKind::String | VarKind::Path),
+                    None => match info.arg {
+                        ArgKind::Required => true,
+                        ArgKind::Optional | ArgKind::NoArg => false,
+                        ArgKind::Unknown => {
+                            !matches!(info.kind, VarKind::Bool | VarKind::String | VarKind::Path)
+                        }
+                    },
                 };
                 if required {
                     return Some(bad(format!(
@@ -699,29 +812,46 @@ impl Catalog {
             }
         };
         let v = value.trim();
+        // Encryption turned on (a boolean ON, an enum's ON or FORCE) without
+        // a key management plugin.
+        let turns_on = match &info.kind {
+            VarKind::Bool => ["on", "true", "1"]
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(v)),
+            VarKind::Enum { values } => {
+                enum_index(values, v).is_some_and(|i| !values[i].eq_ignore_ascii_case("off"))
+            }
+            _ => false,
+        };
+        if self.target().flavor == Flavor::Mariadb
+            && MARIADB_NEEDS_KEY_MANAGEMENT.contains(&info.name.as_str())
+            && turns_on
+            && !MARIADB_KEY_MANAGEMENT_PLUGINS
+                .iter()
+                .any(|p| ctx.plugins.contains(*p))
+        {
+            let innodb = if info.name.starts_with("innodb_") {
+                " (InnoDB: \"cannot enable encryption, encryption plugin is not available\"; InnoDB \
+                 does not start, and it is the default storage engine)"
+            } else {
+                ""
+            };
+            return Some(Judgement {
+                effect: Effect::Refuses,
+                message: format!(
+                    "{} = {value} needs a key management plugin (plugin-load-add = \
+                     file_key_management, with its key file), which these files do not load{innodb}; \
+                     the server will not start",
+                    info.name
+                ),
+                reason: Reason::BadValue,
+                var: Some(info),
+            });
+        }
         match &info.kind {
             VarKind::Bool => {
                 const OK: [&str; 6] = ["on", "off", "true", "false", "1", "0"];
                 const ON: [&str; 3] = ["on", "true", "1"];
-                if self.target().flavor == Flavor::Mariadb
-                    && MARIADB_NEEDS_KEY_MANAGEMENT.contains(&info.name.as_str())
-                    && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
-                    && !MARIADB_KEY_MANAGEMENT_PLUGINS
-                        .iter()
-                        .any(|p| ctx.plugins.contains(*p))
-                {
-                    return Some(Judgement {
-                        effect: Effect::Refuses,
-                        message: format!(
-                            "{} = {value} needs a key management plugin (plugin-load-add = \
-                             file_key_management, with its key file), which these files do not load; \
-                             the server will not start",
-                            info.name
-                        ),
-                        reason: Reason::BadValue,
-                        var: Some(info),
-                    });
-                }
                 if self.target().flavor == Flavor::Mariadb
                     && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
                     && let Some((_, why)) = MARIADB_ON_STOPS.iter().find(|(n, _)| *n == info.name)
@@ -901,31 +1031,44 @@ impl Catalog {
         }
     }
 
-    /// MariaDB reads `NAME.VAR` as the variable VAR of the key cache NAME;
-    /// any other VAR is an error even with `loose-` (so MySQL's component
-    /// options such as `loose-validate_password.length` stop a MariaDB
-    /// start).
-    fn dotted_name(&self, e: &OptionEntry) -> Option<Judgement<'_>> {
+    /// MariaDB reads `NAME.VAR` as VAR of the key cache or the
+    /// multi-source replication connection NAME (`hot.key_buffer_size`,
+    /// `m1.slave-parallel-mode`), and as plain VAR for any other option
+    /// (`m1.max-connections=5` sets max_connections, with its checks): the
+    /// line is judged as VAR. A VAR that is no option is an error even with
+    /// `loose-` (so MySQL's component options such as
+    /// `loose-validate_password.length` stop a MariaDB start).
+    fn dotted_name(&self, e: &OptionEntry, ctx: &LineContext) -> Vec<Judgement<'_>> {
         if self.target().flavor != Flavor::Mariadb {
-            return None;
+            return Vec::new();
         }
-        let (_, var) = e.name.split_once('.')?;
-        if MARIADB_KEY_CACHE_VARIABLES.contains(&var) {
-            return None;
+        let Some((_, var)) = e.name.split_once('.') else {
+            return Vec::new();
+        };
+        let raw_var = e.raw_name.rsplit_once('.').map_or(var, |(_, v)| v);
+        let (name, modifier, loose) = crate::cnf::split_name(raw_var);
+        let sub = OptionEntry {
+            name,
+            raw_name: raw_var.to_string(),
+            modifier,
+            loose: e.loose || loose,
+            ..e.clone()
+        };
+        if self.resolve_option(&written_name(&sub)).is_some() {
+            return self.judge_line(&sub, ctx);
         }
-        Some(Judgement {
+        vec![Judgement {
             effect: Effect::Refuses,
             message: format!(
-                "{}: MariaDB reads NAME.VARIABLE as a variable of the key cache NAME, and {var} is \
-                 none ({}); even with loose- the server will not start",
-                e.raw_name,
-                MARIADB_KEY_CACHE_VARIABLES.join(", ")
+                "{}: MariaDB reads NAME.VARIABLE as VARIABLE (of the key cache or replication \
+                 connection NAME), and {var} is no option; even with loose- the server will not start",
+                e.raw_name
             ),
             reason: Reason::Unknown {
                 suggestions: Vec::new(),
             },
             var: None,
-        })
+        }]
     }
 
     /// MariaDB ≥ 10.7 compresses InnoDB pages with lz4, lzo, lzma, bzip2
@@ -1006,6 +1149,9 @@ impl Catalog {
     ) -> Option<Judgement<'c>> {
         let facts = server_facts(self.target())?;
         let lower = v.to_ascii_lowercase();
+        if info.name == "character_set_server" && !facts.charsets.is_empty() {
+            return self.judge_server_charsets(info, &lower, value, facts);
+        }
         let (known, what) =
             if info.name.starts_with("character_set_") && info.name != "character_set_dir" {
                 (
@@ -1052,6 +1198,67 @@ impl Catalog {
             reason: Reason::BadValue,
             var: Some(info),
         })
+    }
+
+    /// `character_set_server` (MariaDB) is a list: the server takes the
+    /// first name it knows, printing an error for each unknown one before
+    /// it, and stops only when it knows none. A character set clients cannot
+    /// use (ucs2, utf16, utf16le, utf32) is the server's but not the
+    /// clients' default: it warns and gives them latin1.
+    fn judge_server_charsets<'c>(
+        &'c self,
+        info: &'c VarInfo,
+        lower: &str,
+        value: &str,
+        facts: &ServerFacts,
+    ) -> Option<Judgement<'c>> {
+        let known = |c: &str| facts.charsets.contains(c) || c == "utf8";
+        let names: Vec<&str> = lower.split(',').map(str::trim).collect();
+        let Some(first) = names.iter().position(|c| known(c)) else {
+            return Some(Judgement {
+                effect: Effect::Refuses,
+                message: format!(
+                    "{} = {value}: the server knows no character set {}; the server will not start",
+                    info.name,
+                    names
+                        .iter()
+                        .map(|n| format!("'{n}'"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+                reason: Reason::BadValue,
+                var: Some(info),
+            });
+        };
+        let chosen = names[first];
+        let adjusted = |why: String| Judgement {
+            effect: Effect::Warns,
+            message: why,
+            reason: Reason::Adjusted {
+                runs_with: Some(chosen.to_string()),
+            },
+            var: Some(info),
+        };
+        if first > 0 {
+            return Some(adjusted(format!(
+                "{} = {value}: the server knows no character set {}, prints an error for it and uses {chosen}, \
+                 the first it knows",
+                info.name,
+                names[..first]
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        if ["ucs2", "utf16", "utf16le", "utf32"].contains(&chosen) {
+            return Some(adjusted(format!(
+                "{} = {value}: clients cannot use {chosen}, so the server warns and gives them latin1 as \
+                 their default character set",
+                info.name
+            )));
+        }
+        None
     }
 
     /// What the server checks in the text of some string options when it
@@ -1185,16 +1392,33 @@ impl Catalog {
                  one file"
                     .into(),
             )),
-            "aria_block_size" if n != 8192 => Some(Judgement {
-                effect: Effect::Warns,
-                message: format!(
-                    "aria_block_size = {value}: the block size is fixed when the Aria files are created (8K \
-                     by default); a server started on a datadir made with another one stops (\"Block size in \
-                     control file … is different\"), so set it only before the first start"
-                ),
-                reason: Reason::Adjusted { runs_with: None },
-                var: Some(info),
-            }),
+            // Fixed when the datadir was made: the checked datadir is the
+            // usual one, made with the defaults (Aria 8K, InnoDB 16K).
+            "aria_block_size" if n != 8192 => Some(refuse(
+                "the Aria block size is fixed when the datadir's Aria files are created (8K by default): on \
+                 a datadir made with another size Aria does not start (\"Block size in control file … is \
+                 different than given aria_block_size\"); set it only before initializing a new datadir"
+                    .into(),
+            )),
+            "innodb_page_size" => {
+                let pages = n.clamp(4096, 65536);
+                if pages.count_ones() != 1 {
+                    Some(refuse(format!(
+                        "InnoDB takes a page size of 4K, 8K, 16K, 32K or 64K, and {} is none (\"Invalid page \
+                         size\"): InnoDB does not start, and it is the default storage engine",
+                        units::format_size(pages as u64)
+                    )))
+                } else if pages != 16384 {
+                    Some(refuse(format!(
+                        "the page size is fixed when the datadir is created (16K unless set then): on a datadir \
+                         made with another size InnoDB does not start (\"Data file './ibdata1' uses page size \
+                         16384, but the innodb_page_size start-up parameter is {pages}\"); set it only before \
+                         initializing a new datadir"
+                    )))
+                } else {
+                    None
+                }
+            }
             _ => None,
         }
     }
@@ -1336,21 +1560,18 @@ impl Catalog {
     }
 }
 
-/// The variables a named key cache has (`hot_cache.key_buffer_size`).
-const MARIADB_KEY_CACHE_VARIABLES: &[&str] = &[
-    "key_buffer_size",
-    "key_cache_block_size",
-    "key_cache_division_limit",
-    "key_cache_age_threshold",
-    "key_cache_file_hash_size",
-    "key_cache_segments",
+/// MariaDB encrypts temporary files, and InnoDB its tables, redo log and
+/// temporary tables, only with a key management plugin loaded; without one
+/// the server stops ("Failed to enable encryption of temporary files";
+/// "InnoDB: cannot enable encryption, encryption plugin is not available",
+/// and InnoDB is the default engine). (`encrypt_binlog = ON` starts
+/// without one: the full differential run showed it.)
+const MARIADB_NEEDS_KEY_MANAGEMENT: &[&str] = &[
+    "encrypt_tmp_files",
+    "innodb_encrypt_tables",
+    "innodb_encrypt_log",
+    "innodb_encrypt_temporary_tables",
 ];
-
-/// MariaDB encrypts temporary files only with a key management plugin
-/// loaded; without one it stops ("Failed to enable encryption of temporary
-/// files"). (`encrypt_binlog = ON` starts without one: the full differential
-/// run showed it.)
-const MARIADB_NEEDS_KEY_MANAGEMENT: &[&str] = &["encrypt_tmp_files"];
 
 /// Key management plugins (MariaDB Knowledge Base, "Encryption Key
 /// Management").
@@ -1410,9 +1631,15 @@ fn is_enable_option(v: &VarInfo) -> bool {
             .is_some_and(|d| ["ON", "OFF", "FORCE", "FORCE_PLUS_PERMANENT"].contains(&d))
 }
 
-/// A set item: a value or (optimizer_switch) `flag=on|off|default`.
+/// A set item: a value or (a flag set such as optimizer_switch)
+/// `flag=on|off|default`.
 fn set_item_ok(info: &VarInfo, values: &[String], item: &str) -> bool {
-    if info.name == "optimizer_switch" {
+    if info.name == "optimizer_switch"
+        || info
+            .note
+            .as_deref()
+            .is_some_and(|n| n.starts_with("flag set"))
+    {
         let (flag, state) = item.split_once('=').unwrap_or((item, ""));
         return (flag.eq_ignore_ascii_case("default") && state.is_empty())
             || (values.iter().any(|a| a.eq_ignore_ascii_case(flag))
@@ -1580,8 +1807,12 @@ pub fn written_name(e: &OptionEntry) -> String {
 struct ServerFacts {
     /// Names accepted as no-ops, with the server's warning.
     ignored: HashMap<String, String>,
-    /// Numeric options that take `maximum-`.
+    /// Options that take `maximum-`.
     maximum: HashSet<String>,
+    /// Options that take `autoset-` (bare).
+    autoset: HashSet<String>,
+    /// Plugin options that also take a `plugin-` prefix.
+    plugin_form: HashSet<String>,
     /// Options of the first pass.
     early: HashSet<String>,
     /// Numeric options with min ≥ 0 that still take a sign (clamped).
@@ -1641,6 +1872,12 @@ fn parse_facts(text: &str) -> ServerFacts {
             }
             "maximum" => {
                 f.maximum.insert(name.to_string());
+            }
+            "autoset" => {
+                f.autoset.insert(name.to_string());
+            }
+            "plugin-form" => {
+                f.plugin_form.insert(name.to_string());
             }
             "early" => {
                 f.early.insert(name.to_string());

@@ -36,7 +36,7 @@ pub use line::{
     Effect, Judgement, LineContext, Reason, enum_index, flavor_name, parse_number, release_name,
     written_name,
 };
-pub use types::{VarInfo, VarKind, VarStatus};
+pub use types::{ArgKind, VarInfo, VarKind, VarStatus};
 pub use validate::ValueError;
 
 /// Why no catalog could be had.
@@ -70,6 +70,8 @@ pub enum OptionPrefix {
     Enable,
     /// `maximum-NAME`: the upper limit a session may set.
     Maximum,
+    /// `autoset-NAME` (MariaDB): the server sizes the option itself.
+    Autoset,
 }
 
 /// The variables of one supported series.
@@ -380,8 +382,11 @@ impl Catalog {
 
     /// Look up a name as written in an option file: the exact name first,
     /// then without a `skip-`/`disable-`/`enable-`/`maximum-` prefix (the
-    /// prefixed form applies to booleans, `maximum-` to numbers). The
-    /// `loose-` prefix is the option-file parser's business, not this one's.
+    /// prefixed form applies to booleans, `maximum-` to options with a
+    /// session value), MariaDB's `autoset-` (options the server sizes
+    /// itself) and its `plugin-` before a plugin's option
+    /// (`enable-plugin-innodb-trx`). The `loose-` prefix is the option-file
+    /// parser's business, not this one's.
     pub fn resolve_option(&self, name: &str) -> Option<(&VarInfo, OptionPrefix)> {
         let canon = canonical_name(name);
         if let Some(v) = self.get(&canon) {
@@ -392,22 +397,42 @@ impl Catalog {
             ("disable_", OptionPrefix::Disable),
             ("enable_", OptionPrefix::Enable),
             ("maximum_", OptionPrefix::Maximum),
+            ("autoset_", OptionPrefix::Autoset),
         ];
         for (p, kind) in prefixes {
             if let Some(rest) = canon.strip_prefix(p)
                 && let Some(v) = self.get(rest)
             {
                 // The server takes skip-/disable-/enable- on every option
-                // (a number becomes 0 or 1); maximum- only on numbers.
+                // (a number becomes 0 or 1); maximum- and autoset- only
+                // where it says so.
                 let fits = match kind {
-                    OptionPrefix::Maximum => {
-                        matches!(v.kind, VarKind::Integer { .. } | VarKind::Size { .. })
-                    }
+                    OptionPrefix::Maximum => self.takes_maximum(v),
+                    OptionPrefix::Autoset => self.takes_autoset(v),
                     _ => true,
                 };
                 if fits {
                     return Some((v, kind));
                 }
+            }
+        }
+        // MariaDB: a plugin's options also answer to `plugin-NAME`, with or
+        // without skip-/disable-/enable- before it.
+        for (p, kind) in [("", OptionPrefix::None)].into_iter().chain(prefixes) {
+            if let Some(rest) = canon
+                .strip_prefix(p)
+                .and_then(|r| r.strip_prefix("plugin_"))
+                && let Some(v) = self.get(rest)
+                && self.takes_plugin_form(v)
+                && matches!(
+                    kind,
+                    OptionPrefix::None
+                        | OptionPrefix::Skip
+                        | OptionPrefix::Disable
+                        | OptionPrefix::Enable
+                )
+            {
+                return Some((v, kind));
             }
         }
         None
@@ -436,7 +461,7 @@ impl Catalog {
             &canon,
             self.vars
                 .iter()
-                .filter(|v| !v.status.is_removed())
+                .filter(|v| v.status.exists() && !v.release_builds_lack())
                 .map(|v| v.name.as_str()),
             n,
         )

@@ -59,6 +59,25 @@ impl VarKind {
     }
 }
 
+/// How the server's option parser takes an option's value (`my_getopt`'s
+/// argument type), as the help output shows it: `--name=#` needs a value,
+/// `--name[=#]` may go without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ArgKind {
+    /// Not recorded: judged by the kind (a number needs a value, a boolean
+    /// does not).
+    #[default]
+    Unknown,
+    /// `--name=value`: a bare name is refused.
+    Required,
+    /// `--name[=value]`: a bare name takes the option's implied value (a
+    /// number 1, a boolean or an enum of two or more values ON or its
+    /// second value).
+    Optional,
+    /// `--name`: no value at all.
+    NoArg,
+}
+
 /// Whether the target still has a variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VarStatus {
@@ -70,6 +89,12 @@ pub enum VarStatus {
     Removed {
         since: Option<Version>,
         replacement: Option<String>,
+    },
+    /// Newer servers have it, this series' own data does not: it came in
+    /// `since` (the first series after the newest server output without it;
+    /// a series start, `9.0.0`, when the data says no more).
+    Introduced {
+        since: Option<Version>,
     },
 }
 
@@ -83,10 +108,20 @@ impl VarStatus {
     pub fn is_removed(&self) -> bool {
         matches!(self, VarStatus::Removed { .. })
     }
+    /// Not yet in the series (as seen by [`VarInfo::status_at`]: not yet at
+    /// that release).
+    pub fn is_introduced_later(&self) -> bool {
+        matches!(self, VarStatus::Introduced { .. })
+    }
+    /// The series has it (current or deprecated): neither removed nor yet
+    /// to come.
+    pub fn exists(&self) -> bool {
+        !self.is_removed() && !self.is_introduced_later()
+    }
     /// The variable to use instead, when the manual names one.
     pub fn replacement(&self) -> Option<&str> {
         match self {
-            VarStatus::Current => None,
+            VarStatus::Current | VarStatus::Introduced { .. } => None,
             VarStatus::Deprecated { replacement, .. } | VarStatus::Removed { replacement, .. } => {
                 replacement.as_deref()
             }
@@ -96,7 +131,9 @@ impl VarStatus {
     pub fn since(&self) -> Option<Version> {
         match self {
             VarStatus::Current => None,
-            VarStatus::Deprecated { since, .. } | VarStatus::Removed { since, .. } => *since,
+            VarStatus::Deprecated { since, .. }
+            | VarStatus::Removed { since, .. }
+            | VarStatus::Introduced { since } => *since,
         }
     }
 }
@@ -105,6 +142,13 @@ impl fmt::Display for VarStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (word, since, repl) = match self {
             VarStatus::Current => return f.write_str("current"),
+            VarStatus::Introduced { since } => {
+                f.write_str("introduced later")?;
+                if let Some(v) = since {
+                    write!(f, " (in {v})")?;
+                }
+                return Ok(());
+            }
             VarStatus::Deprecated { since, replacement } => ("deprecated", since, replacement),
             VarStatus::Removed { since, replacement } => ("removed", since, replacement),
         };
@@ -145,17 +189,45 @@ pub struct VarInfo {
     /// (`component_validate_password`, loaded with `INSTALL COMPONENT`).
     /// See [`crate::catalog::plugins_in_load_value`].
     pub plugin: Option<String>,
+    /// Whether the option needs a value (see [`ArgKind`]).
+    pub arg: ArgKind,
 }
 
+/// The note that marks an option a build may lack (`only on builds with
+/// NUMA support`): the server has it only when compiled with a feature.
+const BUILD_NOTE: &str = "only on builds with ";
+
+/// The note that marks an option of debug builds only (a test-suite result
+/// of a debug build lists it, no release server's output does).
+const DEBUG_NOTE: &str = "only on debug builds";
+
 impl VarInfo {
+    /// What a build needs for the option to exist (`NUMA support`,
+    /// `debugging`), when the catalog says only some builds have it.
+    pub fn build_condition(&self) -> Option<&str> {
+        let note = self.note.as_deref()?;
+        if note == DEBUG_NOTE {
+            return Some("debugging");
+        }
+        note.strip_prefix(BUILD_NOTE)
+    }
+
+    /// Only debug builds have it: the release builds everyone runs refuse it.
+    pub fn release_builds_lack(&self) -> bool {
+        self.note.as_deref() == Some(DEBUG_NOTE)
+    }
+
     /// The status as seen by a server at version `v` of the catalog's series:
     /// a deprecation or removal that happened after `v` is not yet in effect
     /// there (e.g. `tx_isolation` is deprecated since 5.7.20, so current on
     /// 5.7.19). A removal after `v` is reported as `Current`: the catalog
     /// does not record whether it was deprecated in between.
     pub fn status_at(&self, v: Version) -> VarStatus {
-        match self.status.since() {
-            Some(since) if since > v => VarStatus::Current,
+        match (&self.status, self.status.since()) {
+            // Introduced: current from `since` on.
+            (VarStatus::Introduced { .. }, Some(since)) if since <= v => VarStatus::Current,
+            (VarStatus::Introduced { .. }, _) => self.status.clone(),
+            (_, Some(since)) if since > v => VarStatus::Current,
             _ => self.status.clone(),
         }
     }

@@ -170,7 +170,7 @@ pub fn flag_diff(old: &str, new: &str) -> Option<FlagDiff> {
 pub fn default_changes<'c>(old: &Catalog, new: &'c Catalog) -> Vec<DefaultChange<'c>> {
     let mut out = Vec::new();
     for var in new.iter() {
-        if var.status.is_removed()
+        if !var.status.exists()
             || !var.sysvar
             || var.kind == VarKind::Path
             || NOT_DEFAULTS.contains(&var.name.as_str())
@@ -178,7 +178,7 @@ pub fn default_changes<'c>(old: &Catalog, new: &'c Catalog) -> Vec<DefaultChange
         {
             continue;
         }
-        let Some(before) = old.get(&var.name).filter(|v| !v.status.is_removed()) else {
+        let Some(before) = old.get(&var.name).filter(|v| v.status.exists()) else {
             continue;
         };
         let a = normalized(&before.kind, before.default.as_deref());

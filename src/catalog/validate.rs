@@ -117,11 +117,28 @@ impl VarInfo {
                 Err(rejected(msg))
             }
             VarKind::Set { values } => {
+                // A flag set (optimizer_switch): `flag=on|off|default`, or
+                // `default` alone.
+                let flags = self
+                    .note
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("flag set"));
+                let known = |item: &str| -> bool {
+                    if flags {
+                        let (flag, state) = item.split_once('=').unwrap_or((item, ""));
+                        return (flag.eq_ignore_ascii_case("default") && state.is_empty())
+                            || (values.iter().any(|a| a.eq_ignore_ascii_case(flag))
+                                && ["on", "off", "default"]
+                                    .iter()
+                                    .any(|s| s.eq_ignore_ascii_case(state)));
+                    }
+                    values.iter().any(|a| a.eq_ignore_ascii_case(item))
+                };
                 let bad: Vec<&str> = v
                     .split(',')
                     .map(str::trim)
                     .filter(|item| !item.is_empty())
-                    .filter(|item| !values.iter().any(|a| a.eq_ignore_ascii_case(item)))
+                    .filter(|item| !known(item))
                     .collect();
                 if bad.is_empty() {
                     Ok(())

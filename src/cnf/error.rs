@@ -131,6 +131,10 @@ pub struct CnfError {
     pub location: SourceLocation,
     pub kind: CnfErrorKind,
     pub message: String,
+    /// The group the line is in (lowercase, as written), for a line inside
+    /// one: whether the server even reads the line depends on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
 }
 
 /// A problem on one line of a [`crate::cnf::Document`], before it is tied to a

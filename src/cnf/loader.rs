@@ -38,6 +38,7 @@ pub fn load(path: &Path) -> Result<LoadedFiles, CnfError> {
         location: whole_file(path),
         kind: CnfErrorKind::Io,
         message,
+        group: None,
     })?;
     let mut loader = Loader::default();
     loader.stack.push(identity(path));
@@ -79,6 +80,19 @@ struct Loader {
 
 impl Loader {
     fn error(&mut self, file: &Path, line: u32, column: u32, kind: CnfErrorKind, message: String) {
+        self.error_in(file, line, column, kind, message, None);
+    }
+
+    /// An error on a line of `group`.
+    fn error_in(
+        &mut self,
+        file: &Path,
+        line: u32,
+        column: u32,
+        kind: CnfErrorKind,
+        message: String,
+        group: Option<String>,
+    ) {
         self.files.errors.push(CnfError {
             location: SourceLocation {
                 file: file.to_path_buf(),
@@ -87,6 +101,7 @@ impl Loader {
             },
             kind,
             message,
+            group,
         });
     }
 
@@ -164,7 +179,7 @@ impl Loader {
                 } else {
                     issue.message
                 };
-                self.error(path, line_no, issue.column, issue.kind, message);
+                self.error_in(path, line_no, issue.column, issue.kind, message, at_group);
             }
             match line.kind {
                 LineKind::Group { name } => group = Some(name.to_lowercase()),

@@ -284,11 +284,19 @@ impl FixContext<'_> {
                 replacement: Some(new),
                 ..
             } => self.replace(e, var?, new),
+            // A name the legacy table documents a successor for: dropping
+            // the line would lose what the author wanted (a slow log), and
+            // no server reads it as its successor.
             Reason::Removed {
                 replacement: None,
                 since,
                 ..
-            } if e.modifier != Modifier::Maximum => {
+            } if e.modifier != Modifier::Maximum
+                && crate::catalog::legacy::lookup(
+                    var.map_or(e.name.as_str(), |v| v.name.as_str()),
+                )
+                .is_none() =>
+            {
                 let when = since.map(|v| format!(" in {v}")).unwrap_or_default();
                 let why = format!("removed{when} ({release} refuses it)");
                 let edit = self.comment_out(&e.location, &why)?;

@@ -202,22 +202,22 @@ pub fn lint_loaded(
     catalog: &Catalog,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
+    let server_groups = cnf::server_groups(target);
     for err in &loaded.errors {
-        let sev = if err.kind.refused_by_server() {
-            Severity::Crit
-        } else {
-            Severity::Warn
+        let (sev, message) = match unread_line_error(err, &server_groups) {
+            Some(message) => (Severity::Warn, message),
+            None if err.kind.refused_by_server() => (Severity::Crit, err.message.clone()),
+            None => (Severity::Warn, err.message.clone()),
         };
         out.push(finding(
             &checks::SYNTAX_ERROR,
             sev,
-            err.message.clone(),
+            message,
             Some(err.location.clone()),
             None,
         ));
     }
 
-    let server_groups = cnf::server_groups(target);
     let mut ctx = loaded_plugins(loaded, &server_groups);
     ctx.target = Some(target.resolved());
     let fixes = fix::FixContext {
@@ -287,6 +287,90 @@ pub fn lint_loaded(
     out
 }
 
+/// A bad option line in a group the server never reads (`[xtrabackup]`,
+/// `[client]`): the server's reader passes over the lines of such groups
+/// without parsing them as options, so the server starts; the program that
+/// reads the group is the one that meets the bad name. The message for it,
+/// or `None` when the server reads the line.
+fn unread_line_error(err: &cnf::CnfError, server_groups: &[String]) -> Option<String> {
+    use cnf::CnfErrorKind;
+    if !matches!(
+        err.kind,
+        CnfErrorKind::InvalidOptionName | CnfErrorKind::EmptyOptionName
+    ) {
+        return None;
+    }
+    let group = cnf::group_as_read(err.group.as_deref()?);
+    if server_groups.iter().any(|g| g == group) {
+        return None;
+    }
+    let reader = PROGRAM_GROUPS
+        .iter()
+        .find(|(g, _, _)| *g == group)
+        .map(|(_, program, _)| program.to_string())
+        .unwrap_or_else(|| {
+            if CLIENT_GROUPS.contains(&group) || group.starts_with("client") {
+                "the client programs".to_string()
+            } else {
+                "a program that reads it".to_string()
+            }
+        });
+    let (head, rest) = err
+        .message
+        .split_once("; the server")
+        .unwrap_or((err.message.as_str(), ""));
+    let unquoted = if rest.contains("not quoted") {
+        " (the line is not quoted: it may hold a password)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{head}; [{group}] is a group the server never reads, so the server starts and ignores the line, \
+         but {reader} reads it as one option name it does not know{unquoted}"
+    ))
+}
+
+/// MySQL 5.7 (and its Percona Server and PXC) refuses to start with the
+/// binary log on and no `server_id` given: server_id defaults to 0 there.
+/// MySQL 8.0 defaults it to 1 and starts. Which is which is the catalog's
+/// default of server_id, so the same file is judged per version. Source:
+/// the MySQL 5.7 manual, "Binary Logging Options and Variables" (`--log-bin`:
+/// without `--server-id` the server is not allowed to start, from 5.7.3).
+fn binlog_needs_server_id(
+    effective: &ConfigFacts,
+    catalog: &Catalog,
+    ctx: &LineContext,
+    out: &mut Vec<Finding>,
+) {
+    let release = ctx.target.unwrap_or_else(|| catalog.release());
+    let default_id = catalog.get("server_id").and_then(|v| v.default.as_deref());
+    if default_id != Some("0")
+        || release.version < crate::target::Version::new(5, 7, 3)
+        || effective.options.contains_key("server_id")
+    {
+        return;
+    }
+    let Some(log_bin) = effective.options.get("log_bin") else {
+        return;
+    };
+    let v = log_bin.value.trim();
+    if v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false") {
+        return;
+    }
+    out.push(finding(
+        &checks::INVALID_VALUE,
+        Severity::Crit,
+        format!(
+            "the binary log is on (log_bin) but server_id is not set, and on {} it defaults to 0: the \
+             server will not start (\"You have enabled the binary log, but you haven't provided the \
+             mandatory server-id\"); set server_id to a value unique in the topology",
+            crate::catalog::release_name(release)
+        ),
+        Some(log_bin.location.clone()),
+        Some("server_id".into()),
+    ));
+}
+
 /// Order findings by file (byte order of the path, cheaper than comparing
 /// path components), line, column; findings without a location first.
 pub(crate) fn by_location(a: &Finding, b: &Finding) -> std::cmp::Ordering {
@@ -321,6 +405,11 @@ fn check_server_entry(
             {
                 Severity::Info
             }
+            // Most builds have it (the manual documents it); the finding
+            // says which lack it.
+            (Effect::Warns, Reason::BuildDependent { .. }) => Severity::Info,
+            // A deliberate loose- option of a later release.
+            (Effect::Warns, Reason::Introduced { .. }) if e.loose => Severity::Info,
             (Effect::Warns, _) => Severity::Warn,
             (Effect::Applies, _) => continue,
         };
@@ -328,7 +417,10 @@ fn check_server_entry(
             Reason::Unknown { suggestions } if e.loose && !suggestions.is_empty() => {
                 &checks::LOOSE_TYPO
             }
-            Reason::Unknown { .. } | Reason::PluginNotLoaded { .. } => &checks::UNKNOWN_OPTION,
+            Reason::Unknown { .. }
+            | Reason::PluginNotLoaded { .. }
+            | Reason::BuildDependent { .. }
+            | Reason::Introduced { .. } => &checks::UNKNOWN_OPTION,
             Reason::Removed { .. } => &checks::REMOVED_OPTION,
             Reason::Deprecated { .. } => &checks::DEPRECATED_OPTION,
             Reason::Prefix { .. } | Reason::AmbiguousPrefix { .. } => &checks::NAME_PREFIX,
@@ -472,10 +564,14 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
         {
             continue;
         }
+        // Set in the files, else the target's default (the binary log is
+        // on by default from MySQL 8.0).
         let on = effective
             .options
             .get(needed)
-            .is_some_and(|o| !o.value.eq_ignore_ascii_case("off") && o.value != "0");
+            .map(|o| o.value.clone())
+            .or_else(|| catalog.get(needed).and_then(|v| v.default.clone()))
+            .is_some_and(|v| !v.eq_ignore_ascii_case("off") && v != "0");
         if !on {
             out.push(finding(
                 &checks::WITHOUT_EFFECT,
@@ -497,6 +593,7 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
 /// max_allowed_packet below net_buffer_length are adjusted with a warning.
 fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mut Vec<Finding>) {
     if catalog.target().flavor != crate::target::Flavor::Mariadb {
+        binlog_needs_server_id(effective, catalog, ctx, out);
         return;
     }
     // file_key_management without its key file fails to initialize, and
@@ -528,6 +625,56 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             .or_else(|| catalog.get(n).and_then(|v| v.default.clone()))
     };
     let number = |n: &str| value(n).and_then(|v| crate::catalog::parse_number(v.trim(), true).ok());
+    // InnoDB turned off (skip-innodb, innodb = OFF) while an engine the
+    // server needs at start is InnoDB: "Unknown/unsupported storage engine:
+    // InnoDB". With other default engines it starts, and warns that the
+    // replication state table (InnoDB) cannot be read.
+    if let Some(innodb) = get("innodb").filter(|o| {
+        let v = o.value.trim();
+        v.eq_ignore_ascii_case("off") || v == "0" || v.eq_ignore_ascii_case("false")
+    }) {
+        let needs: Vec<String> = [
+            "default_storage_engine",
+            "default_tmp_storage_engine",
+            "enforce_storage_engine",
+        ]
+        .iter()
+        .filter(|n| value(n).is_some_and(|v| v.trim().eq_ignore_ascii_case("innodb")))
+        .map(|n| n.to_string())
+        .collect();
+        let (severity, what) = if needs.is_empty() && get("default_storage_engine").is_some() {
+            (
+                Severity::Warn,
+                "the server starts without it and warns that it cannot load the replication state \
+                 (mysql.gtid_slave_pos is an InnoDB table)"
+                    .to_string(),
+            )
+        } else {
+            let needs = if needs.is_empty() {
+                "default_storage_engine".to_string()
+            } else {
+                needs.join(" and ")
+            };
+            (
+                Severity::Crit,
+                format!(
+                    "{needs} is InnoDB, so the server will not start (\"Unknown/unsupported storage \
+                     engine: InnoDB\"); set default_storage_engine (and default_tmp_storage_engine) to \
+                     another engine, or leave InnoDB on"
+                ),
+            )
+        };
+        out.push(finding(
+            &checks::INVALID_VALUE,
+            severity,
+            format!(
+                "InnoDB is turned off ({} = {}): {what}",
+                innodb.name, innodb.value
+            ),
+            Some(innodb.location.clone()),
+            Some("innodb".into()),
+        ));
+    }
     if let Some(coll) = get("collation_server") {
         let charset = value("character_set_server").map(|c| {
             let c = c.trim().to_ascii_lowercase();

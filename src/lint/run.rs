@@ -347,7 +347,7 @@ fn lint_group(
             } else {
                 v.status_at(target.version)
             };
-            !status.is_removed()
+            status.exists()
         })
     };
     let defaults = |name: &str| catalog.get(name).and_then(|v| v.default.clone());

@@ -56,7 +56,13 @@ pub struct Pin {
 /// accepts. A value the new release would refuse or adjust is not pinned.
 pub fn pin(c: &DefaultChange, catalog: &Catalog) -> Pin {
     let mut p = Pin::default();
-    if c.var.status.is_deprecated() || c.plugin.is_some() || c.builtin_turned_off {
+    // A variable only some builds have (`innodb_numa_interleave`): the
+    // build may lack it.
+    if c.var.status.is_deprecated()
+        || c.plugin.is_some()
+        || c.builtin_turned_off
+        || c.var.build_condition().is_some()
+    {
         return p;
     }
     let Some(old) = c.old.as_deref() else {
@@ -239,9 +245,16 @@ pub fn default_findings(
                 )
             };
             let pinned = pin(c, catalog);
-            let keep = keep_text(c, &pinned, &old, &new, |v| {
-                format!("; write {name} = {v} to keep today's behaviour (lint --fix --pin-defaults)")
-            });
+            let keep = match c.var.build_condition() {
+                Some(cond) => format!(
+                    "; not pinned: only builds with {cond} have it (write loose-{name} = {} to keep \
+                     today's behaviour where they do)",
+                    show(&c.old)
+                ),
+                None => keep_text(c, &pinned, &old, &new, |v| {
+                    format!("; write {name} = {v} to keep today's behaviour (lint --fix --pin-defaults)")
+                }),
+            };
             let mut f = finding(
                 &checks::DEFAULT_CHANGES,
                 checks::DEFAULT_CHANGES.severity,

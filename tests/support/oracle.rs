@@ -504,10 +504,6 @@ pub const NOT_PROBED: &[&str] = &[
     "large_pages",
     "transaction_alloc_block_size",
     "thread_stack",
-    // The block size of the Aria files in the datadir: on a new datadir
-    // any value starts, on an existing one only the one it was made with
-    // (innodb_page_size likewise). lint warns about any other.
-    "aria_block_size",
     // TLS set-up depends on the certificates the build and host provide.
     "skip_ssl",
     // A second listening port: parallel throw-away servers given the same
