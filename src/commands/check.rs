@@ -397,20 +397,6 @@ fn upgrade_findings(
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::width_from;
-
-    #[test]
-    fn columns_overrides_the_terminal_and_120_is_the_default() {
-        assert_eq!(width_from(Some(200), || Some(80)), 200);
-        assert_eq!(width_from(None, || Some(80)), 80);
-        assert_eq!(width_from(None, || Some(200)), 200);
-        assert_eq!(width_from(None, || None), 120);
-        assert_eq!(width_from(Some(20), || None), 60);
-    }
-}
-
 /// Did the connection fail because nothing listens there (no server on
 /// this host), rather than refusing or failing later?
 fn not_listening(e: &mytune::collect::flags::CollectError) -> bool {
@@ -465,4 +451,18 @@ fn host_only(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width_from;
+
+    #[test]
+    fn columns_overrides_the_terminal_and_120_is_the_default() {
+        assert_eq!(width_from(Some(200), || Some(80)), 200);
+        assert_eq!(width_from(None, || Some(80)), 80);
+        assert_eq!(width_from(None, || Some(200)), 200);
+        assert_eq!(width_from(None, || None), 120);
+        assert_eq!(width_from(Some(20), || None), 60);
+    }
 }

@@ -477,6 +477,7 @@ mod tests {
             status: VarStatus::Current,
             note: None,
             plugin: None,
+            arg: Default::default(),
         }
     }
 
