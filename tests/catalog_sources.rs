@@ -500,3 +500,66 @@ fn log_bin_without_server_id_stops_mysql_5_7_only() {
         );
     }
 }
+
+/// A file that mixes flavors names the product that has the option, never
+/// "unknown" (issue 52, bad input): a Percona Server option, a Galera one
+/// or a MariaDB one linted for community MySQL, MySQL's for MariaDB, and a
+/// `[mariadb]` group linted for MySQL.
+#[test]
+fn another_products_option_names_that_product() {
+    let f = lint(
+        "mysql-8.0",
+        "[mysqld]\ninnodb_kill_idle_transaction = 60\nwsrep_cluster_address = gcomm://\n\
+         aria_pagecache_buffer_size = 64M\nloose-innodb_kill_idle_transaction = 60\n",
+    );
+    let mt002: Vec<&Finding> = f.iter().filter(|f| f.code == "MT002").collect();
+    assert_eq!(mt002.len(), 4, "{}", show(&mt002));
+    for (i, product) in [
+        "Percona Server 8.0",
+        "Percona XtraDB Cluster 8.0",
+        "MariaDB 10.6",
+        "Percona Server 8.0",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let m = &mt002[i].message;
+        assert!(
+            m.contains(&format!("is an option of {product}, not of MySQL 8.0.41"))
+                && !m.contains("unknown"),
+            "{m}"
+        );
+    }
+    assert_eq!(mt002[0].severity, Severity::Crit);
+    assert_eq!(
+        mt002[3].severity,
+        Severity::Info,
+        "loose- keeps it to a note"
+    );
+    // MySQL's and Percona's plugin options linted for MariaDB.
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\ninnodb_dedicated_server = ON\nrocksdb_block_cache_size = 1G\n",
+    );
+    let msgs: Vec<&str> = f.iter().map(|f| f.message.as_str()).collect();
+    assert!(
+        msgs[0].contains("innodb_dedicated_server is an option of MySQL 8.4"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs[1].contains("is an option of Percona Server 8.4, with its rocksdb plugin loaded"),
+        "{msgs:?}"
+    );
+    // The [mariadb] group: MySQL does not read it, and the finding says who does.
+    let f = lint(
+        "mysql-8.0",
+        "[mysqld]\nmax_connections = 100\n\n[mariadb]\ninnodb_buffer_pool_size = 1G\n",
+    );
+    let mt007: Vec<&Finding> = f.iter().filter(|f| f.code == "MT007").collect();
+    assert_eq!(mt007.len(), 1, "{}", show(&mt007));
+    assert!(
+        mt007[0].message.contains("(MariaDB's server reads it)"),
+        "{}",
+        mt007[0].message
+    );
+}

@@ -116,3 +116,56 @@ fn percona_8_4_and_pxc_5_7_and_8_4_have_catalogs_of_their_own() {
         "{err}"
     );
 }
+
+/// A series without a catalog of its own gets the same explicit note for
+/// every flavor, older, newer or between (issue 52: `mysql-9.9` silently
+/// used 8.4's catalog while `mariadb-10.5` got a note).
+#[test]
+fn every_series_without_a_catalog_of_its_own_is_named_in_a_note() {
+    let (d, bin) = setup();
+    for (t, says) in [
+        (
+            "mysql-9.9",
+            "MySQL 9.9 is newer than the newest catalog, 8.4: findings use 8.4's",
+        ),
+        (
+            "mariadb-10.5",
+            "MariaDB 10.5 is older than the oldest catalog, 10.6: findings use 10.6's",
+        ),
+        (
+            "mariadb-12.0",
+            "MariaDB 12.0 is newer than the newest catalog, 11.4: findings use 11.4's",
+        ),
+        (
+            "mariadb-10.8",
+            "MariaDB 10.8 has no catalog of its own (the nearest is 10.6): findings use 10.6's",
+        ),
+        (
+            "percona-9.1",
+            "Percona Server 9.1 is newer than the newest catalog, 8.4",
+        ),
+        (
+            "pxc-9.0",
+            "Percona XtraDB Cluster 9.0 is newer than the newest catalog, 8.4",
+        ),
+        (
+            "mysql-8.2",
+            "MySQL 8.2 has no catalog of its own (the nearest is 8.0)",
+        ),
+    ] {
+        let o = lint_in(d.path(), &bin, &[], &["--target", t, "my.cnf"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("note: {says}")), "{t}: {err}");
+    }
+    for t in [
+        "mysql-8.0",
+        "mysql-8.0.25",
+        "mariadb-10.11",
+        "percona-8.4",
+        "pxc-5.7",
+    ] {
+        let o = lint_in(d.path(), &bin, &[], &["--target", t, "my.cnf"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("catalog"), "{t}: {err}");
+    }
+}

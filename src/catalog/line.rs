@@ -182,13 +182,23 @@ impl Catalog {
                 Ok(Some((_, Some(info), silent))) => (info, Some(silent)),
                 Ok(Some((full, None, _))) => {
                     let msg = self.ignored_message(&full).unwrap_or("");
-                    out.push(Judgement {
-                        effect: Effect::Warns,
-                        message: format!(
+                    let message = if full == e.name {
+                        format!(
+                            "{} is not a {} option: the server accepts it, warns (\"{msg}\") and ignores \
+                             it; remove it",
+                            e.raw_name,
+                            flavor_name(t.flavor)
+                        )
+                    } else {
+                        format!(
                             "{} is taken as {full} (a unique prefix), which the server accepts, warns \
                              about (\"{msg}\") and ignores; remove it",
                             e.raw_name
-                        ),
+                        )
+                    };
+                    out.push(Judgement {
+                        effect: Effect::Warns,
+                        message,
                         reason: Reason::Removed {
                             since: None,
                             replacement: None,
@@ -526,6 +536,25 @@ impl Catalog {
         } else {
             (Effect::Refuses, "the server will not start")
         };
+        // Another product's option (a file written for Percona Server,
+        // MariaDB or a Galera cluster): say whose, not "unknown".
+        if let Some((product, plugin)) = other_product(&e.name, t) {
+            let plugin = plugin
+                .map(|p| format!(", with its {p} plugin loaded"))
+                .unwrap_or_default();
+            return Judgement {
+                effect,
+                message: format!(
+                    "{} is an option of {product}{plugin}, not of {}; {what}",
+                    e.raw_name,
+                    release_name(t)
+                ),
+                reason: Reason::Unknown {
+                    suggestions: Vec::new(),
+                },
+                var: None,
+            };
+        }
         Judgement {
             effect,
             message: format!(
@@ -1453,6 +1482,53 @@ impl Catalog {
             }
         }
     }
+}
+
+/// The product that has an option `name` the target's flavor lacks, as
+/// "Percona Server 8.0" (its series nearest the target's that has it), with
+/// the plugin that provides it, if any. Nearest products first: Percona
+/// Server and PXC for MySQL, MySQL and its derivatives for MariaDB.
+fn other_product(name: &str, target: Target) -> Option<(String, Option<String>)> {
+    let key = |v: Version| i64::from(v.major) * 1000 + i64::from(v.minor);
+    let order: &[Flavor] = match target.flavor {
+        Flavor::Mysql => &[Flavor::Percona, Flavor::Pxc, Flavor::Mariadb],
+        Flavor::Percona => &[Flavor::Pxc, Flavor::Mysql, Flavor::Mariadb],
+        Flavor::Pxc => &[Flavor::Percona, Flavor::Mysql, Flavor::Mariadb],
+        Flavor::Mariadb => &[Flavor::Mysql, Flavor::Percona, Flavor::Pxc],
+    };
+    let canon = canonical_name(name);
+    for other in order {
+        let mut series: Vec<Target> = Catalog::supported()
+            .into_iter()
+            .filter(|t| t.flavor == *other)
+            .collect();
+        series.sort_by_key(|t| {
+            (
+                (key(t.version) - key(target.version)).abs(),
+                std::cmp::Reverse(t.version),
+            )
+        });
+        for t in series {
+            let Ok(c) = Catalog::for_target(&t) else {
+                continue;
+            };
+            if let Some(v) = c
+                .get(&canon)
+                .filter(|v| v.status.exists() && !v.release_builds_lack())
+            {
+                return Some((
+                    format!(
+                        "{} {}.{}",
+                        flavor_name(t.flavor),
+                        t.version.major,
+                        t.version.minor
+                    ),
+                    v.plugin.clone(),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// ` (did you mean a, b or c?)`, or nothing: the ranked suggestions of an

@@ -259,28 +259,46 @@ impl Catalog {
             .map_err(Clone::clone)
     }
 
-    /// When the catalog for `t` is of a newer series than `t` itself (a
-    /// server older than every catalog of its flavor), a note saying so:
-    /// "MySQL 5.1 is older than the oldest catalog, 5.7: findings use
-    /// 5.7's". `None` when `t`'s own series or a newer one is asked for.
+    /// When `t`'s series has no catalog of its own, a note saying which
+    /// one stands in, the same for every flavor: "MySQL 5.1 is older than
+    /// the oldest catalog, 5.7: findings use 5.7's", "MySQL 9.9 is newer
+    /// than the newest catalog, 8.4: …", "MariaDB 10.8 has no catalog of
+    /// its own: findings use the nearest, 10.6's". `None` when `t`'s own
+    /// series has one.
     pub fn stand_in_note(t: &Target) -> Option<String> {
         let c = Catalog::for_target(t).ok()?;
         let have = c.target().version;
-        if (t.version.major, t.version.minor) >= (have.major, have.minor) {
+        let (want, got) = ((t.version.major, t.version.minor), (have.major, have.minor));
+        if want == got {
             return None;
         }
-        let oldest_of_flavor = SERIES
-            .iter()
-            .filter(|s| s.flavor == t.flavor)
-            .all(|s| (s.major, s.minor) >= (have.major, have.minor));
-        if !oldest_of_flavor {
-            return None;
-        }
+        let of_flavor = || SERIES.iter().filter(|s| s.flavor == t.flavor);
         let name = line::flavor_name(t.flavor);
+        let (series, cat) = (
+            format!("{}.{}", want.0, want.1),
+            format!("{}.{}", got.0, got.1),
+        );
+        let which = if of_flavor().all(|s| (s.major, s.minor) >= got) && want < got {
+            format!("is older than the oldest catalog, {cat}")
+        } else if of_flavor().all(|s| (s.major, s.minor) <= got) && want > got {
+            format!("is newer than the newest catalog, {cat}")
+        } else {
+            format!("has no catalog of its own (the nearest is {cat})")
+        };
+        let between = if want < got {
+            format!(
+                "options {cat} no longer has are judged as removed where it records them, and {series}'s own \
+                 defaults may differ"
+            )
+        } else {
+            format!(
+                "options added since {cat} are known only where a newer server's output listed them, and \
+                 {series}'s own defaults may differ"
+            )
+        };
         Some(format!(
-            "{name} {}.{} is older than the oldest catalog, {}.{}: findings use {}.{}'s, and advice \
-             that depends on the version (resize procedures, limits) may not hold for it",
-            t.version.major, t.version.minor, have.major, have.minor, have.major, have.minor
+            "{name} {series} {which}: findings use {cat}'s ({between}), and advice that depends on the \
+             version (resize procedures, limits) may not hold for it"
         ))
     }
 
@@ -621,7 +639,33 @@ mod tests {
             "{note}"
         );
         assert_eq!(Catalog::stand_in_note(&"mysql-8.0".parse().unwrap()), None);
+        assert_eq!(
+            Catalog::stand_in_note(&"mysql-8.0.25".parse().unwrap()),
+            None
+        );
         assert!(Catalog::stand_in_note(&"mysql-5.6".parse().unwrap()).is_some());
+        // Newer than every catalog, or between two: the same note (issue 52).
+        let note = Catalog::stand_in_note(&"mysql-9.9".parse().unwrap()).unwrap();
+        assert!(
+            note.starts_with("MySQL 9.9 is newer than the newest catalog, 8.4: findings use 8.4's"),
+            "{note}"
+        );
+        let note = Catalog::stand_in_note(&"mariadb-10.8".parse().unwrap()).unwrap();
+        assert!(
+            note.starts_with(
+                "MariaDB 10.8 has no catalog of its own (the nearest is 10.6): findings use 10.6's"
+            ),
+            "{note}"
+        );
+        for t in [
+            "mariadb-10.5",
+            "percona-9.1",
+            "pxc-9.0",
+            "mariadb-12.0",
+            "mysql-8.2",
+        ] {
+            assert!(Catalog::stand_in_note(&t.parse().unwrap()).is_some(), "{t}");
+        }
         // PXC 5.7 has a catalog of its own now; 5.6 is older than it.
         assert_eq!(Catalog::stand_in_note(&"pxc-5.7".parse().unwrap()), None);
         assert_eq!(

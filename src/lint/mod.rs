@@ -261,8 +261,12 @@ pub fn lint_loaded(
         }
     }
     for (group, (loc, count)) in unread_groups {
-        let hint = match nearest_server_group(&group, &server_groups) {
-            Some(g) if g != group.trim() => format!(" (did you mean [{g}]?)"),
+        let hint = match (
+            group_reader(&group, target),
+            nearest_server_group(&group, &server_groups),
+        ) {
+            (Some(reader), _) => format!(" ({reader} reads it)"),
+            (None, Some(g)) if g != group.trim() => format!(" (did you mean [{g}]?)"),
             _ => String::new(),
         };
         out.push(finding(
@@ -285,6 +289,31 @@ pub fn lint_loaded(
     binlog_without_name(loaded, effective, catalog, &mut out);
     out.sort_by(|a, b| by_location(a, b).then_with(|| a.code.cmp(&b.code)));
     out
+}
+
+/// The server that does read a group another product's or release's files
+/// use: `[mariadb]`, `[mariadbd-10.11]`, `[galera]` are MariaDB's server's,
+/// `[mysqld-8.4]` a release's of the series it names.
+fn group_reader(group: &str, target: &Target) -> Option<String> {
+    let g = cnf::group_as_read(group).to_ascii_lowercase();
+    let (base, series) = match g.split_once('-') {
+        Some((b, s)) if s.chars().next().is_some_and(|c| c.is_ascii_digit()) => (b, Some(s)),
+        _ => (g.as_str(), None),
+    };
+    let mariadb = matches!(base, "mariadb" | "mariadbd")
+        || (series.is_none() && matches!(g.as_str(), "galera" | "client-server"));
+    if mariadb && target.flavor != crate::target::Flavor::Mariadb {
+        return Some(match series {
+            Some(s) => format!("MariaDB {s}'s server"),
+            None => "MariaDB's server".to_string(),
+        });
+    }
+    if base == "mysqld"
+        && let Some(s) = series
+    {
+        return Some(format!("the {s} server"));
+    }
+    None
 }
 
 /// A bad option line in a group the server never reads (`[xtrabackup]`,
