@@ -16,5 +16,6 @@ bin=target/release/mytune
 "$bin" completions bash > "$assets/completions/mytune.bash"
 "$bin" completions zsh > "$assets/completions/_mytune"
 "$bin" completions fish > "$assets/completions/mytune.fish"
-cargo deb --no-build --locked --quiet --output target/debian/
+# cargo-deb prints the path itself; this script prints it once.
+cargo deb --no-build --locked --quiet --output target/debian/ >/dev/null
 ls -1 target/debian/mytune_*.deb | tail -1
