@@ -9,7 +9,7 @@
 # server.queries); "Questions delta" is the server's counter, which also counts
 # the connection's COM_QUIT, so it reads one more.
 #
-# The server is started the way tests/support/mariadb.rs starts one
+# The server is started the way tests/it/support/mariadb.rs starts one
 # (bench/lib.sh): a private datadir, socket and port, removed at exit. The
 # shared server on 3306 is not touched.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole differential corpus: every case of tests/differential_mariadb.rs
+# The whole differential corpus: every case of tests/it/differential_mariadb.rs
 # judged by the installed mariadbd and by lint, with the confusion matrix,
 # every disagreement and the run's time. `cargo test` runs a seeded sample
 # of the same corpus; this runs all of it (11,920 cases; about 45 minutes
@@ -14,4 +14,4 @@ if [ "${1:-}" != "--sample" ]; then
   export MYTUNE_DIFF_FULL=1
 fi
 export MYTUNE_REQUIRE_LIVE=1
-cargo test --release --test differential_mariadb -- --nocapture 2>&1 | tee "${TMPDIR:-/tmp}/mytune-differential.log"
+cargo test --release --test it differential_mariadb:: -- --nocapture 2>&1 | tee "${TMPDIR:-/tmp}/mytune-differential.log"

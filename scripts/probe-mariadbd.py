@@ -44,7 +44,7 @@ the shared help outputs. Run by hand (read-only: --verbose --help only):
   python3 scripts/probe-mariadbd.py            # writes data/catalog/mariadb-10.11-server.tsv
                                                # and data/catalog/mariadb-10.11-plugins.tsv
   python3 scripts/probe-mariadbd.py --plugins-only   # only the plugins' options (a few seconds)
-The differential test (tests/differential_mariadb.rs) checks the result
+The differential test (tests/it/differential_mariadb.rs) checks the result
 against the live server on every CI run.
 """
 import glob

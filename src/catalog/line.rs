@@ -5,7 +5,7 @@
 //! as "the server will not start" is said only where the server would say it
 //! too. The rules here follow the servers' option parser (`my_getopt`) and
 //! are checked against the real `mariadbd` by the differential test
-//! (`tests/differential_mariadb.rs`); what the parser's source does not show
+//! (`tests/it/differential_mariadb.rs`); what the parser's source does not show
 //! (which removed options MariaDB still accepts as no-ops, which numeric
 //! options take `maximum-`, which are read in the first pass) was asked of
 //! the server by `scripts/probe-mariadbd.py` and is embedded from

@@ -4,7 +4,7 @@
 //! A fix must leave the server reading the file as it did, except where the
 //! fix says so: the effective configuration (the variables `mariadbd
 //! --verbose --help` prints, and a real start's) is the same before and
-//! after, which `tests/fix_differential.rs` proves against the real server
+//! after, which `tests/it/fix_differential.rs` proves against the real server
 //! over a generated corpus. So only what the server itself does or
 //! documents is mechanical:
 //! - a unique prefix of an option name becomes the name the server expands

@@ -31,6 +31,7 @@ fn python_beside_mariadbd() -> Option<std::path::PathBuf> {
 }
 
 #[test]
+#[ignore = "benchmark self-check, out of the default run: .ci/run runs it with `cargo test --test it bench_ -- --ignored`"]
 fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
     let Some(python) = python_beside_mariadbd() else {
         return;
@@ -94,6 +95,7 @@ fn a_bench_run_starts_on_the_clean_data_set_whatever_the_run_before_it_wrote() {
 }
 
 #[test]
+#[ignore = "benchmark self-check, out of the default run: .ci/run runs it with `cargo test --test it bench_ -- --ignored`"]
 fn the_report_measures_nothing_where_no_advice_was_recorded() {
     let Some(python) = python_beside_mariadbd() else {
         return;

@@ -1,5 +1,5 @@
 //! `mytune check` end to end against throw-away mariadbd servers (see
-//! `tests/support/mariadb.rs`): a server with the harness defaults, a
+//! `tests/it/support/mariadb.rs`): a server with the harness defaults, a
 //! deliberately poor configuration, and drift between the option file and
 //! the running server. Text, JSON (validated against
 //! `docs/report-schema.json`) and markdown are each asserted on content.

@@ -6,7 +6,7 @@
 //! syntax the option parser meets, removed options, names other products
 //! have, unique prefixes, the `loose-`/`skip-`/`enable-`/`disable-`/
 //! `maximum-` prefixes, groups, repeats and `!include`) or from a real file.
-//! The installed server judges it (tests/support/oracle.rs) into refuses /
+//! The installed server judges it (tests/it/support/oracle.rs) into refuses /
 //! warns (adjusts, ignores) / clean; lint's structural findings give its
 //! class: a crit is "refuses", a warn or info "warns", nothing "clean".
 //!

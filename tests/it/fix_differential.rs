@@ -2,7 +2,7 @@
 //!
 //! For each generated option file the test runs `mytune lint --fix` for
 //! MariaDB 10.11 and asks the installed `mariadbd` how it reads the file
-//! before and after (tests/support/oracle.rs): the variables `--verbose
+//! before and after (tests/it/support/oracle.rs): the variables `--verbose
 //! --help` prints, and for a line a storage engine reads as it starts
 //! (`innodb_*`, `aria_*`), the global variables of a real start. They must
 //! be equal: every fix mytune offers for MariaDB (a unique prefix written

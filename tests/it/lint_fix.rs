@@ -4,7 +4,7 @@
 //! `--diff` (prints, changes nothing, exit 1), includes outside the paths
 //! given (reported, not written) and a symbolic link (its target fixed).
 //! Fixed MariaDB files starting the real server is tested in
-//! tests/lint_fix_live.rs.
+//! tests/it/lint_fix_live.rs.
 
 use crate::support::shared;
 

@@ -3,7 +3,7 @@
 //! finding, never a guessed rename), and the example files (the source
 //! articles' configurations, with this machine's paths taken out) start
 //! after their fixes. The installed `mariadbd` judges
-//! (tests/support/oracle.rs).
+//! (tests/it/support/oracle.rs).
 
 use crate::support::mariadb;
 use crate::support::oracle;

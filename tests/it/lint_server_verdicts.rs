@@ -1,7 +1,7 @@
 //! Regression tests for lint verdicts that the real server contradicted:
 //! each line here was once called "the server will not start" although
 //! mariadbd starts with it, or let through although mariadbd refuses it.
-//! The differential test (tests/differential_mariadb.rs) checks the same
+//! The differential test (tests/it/differential_mariadb.rs) checks the same
 //! lines against the installed server; these keep the verdicts without one.
 
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! Live collection against throw-away mariadbd servers (see
-//! `tests/support/mariadb.rs`): a normal collection, interval sampling, wrong
+//! `tests/it/support/mariadb.rs`): a normal collection, interval sampling, wrong
 //! password, nothing listening, a USAGE-only account, and the snapshot
 //! round trip. They skip with a printed reason when mariadbd is not
 //! installed, unless `MYTUNE_REQUIRE_LIVE=1`.

@@ -1,5 +1,5 @@
 //! `skip_name_resolve = ON` only when no login depends on names (issue 50,
-//! point 4), against throw-away mariadbd servers (`tests/support/mariadb.rs`).
+//! point 4), against throw-away mariadbd servers (`tests/it/support/mariadb.rs`).
 //!
 //! The servers resolve client names (`skip_name_resolve = OFF` after the
 //! harness's own `ON`; later lines win) and listen on 0.0.0.0, beyond

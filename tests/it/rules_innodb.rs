@@ -547,7 +547,7 @@ fn mt121_flush_method_buffered() {
     set_var(&mut facts, "innodb_flush_method", "O_DIRECT_NO_FSYNC");
     assert!(!fired(&run(&facts, &Profile::default()), "MT121"));
     // O_DSYNC leaves MySQL's data files in the page cache, not MariaDB's
-    // from 10.6 (tests/rules_innodb_live.rs reads the server's open flags).
+    // from 10.6 (tests/it/rules_innodb_live.rs reads the server's open flags).
     set_var(&mut facts, "innodb_flush_method", "O_DSYNC");
     assert!(fired(&run(&facts, &Profile::default()), "MT121"));
     let mut maria = snapshot(TUNED);

@@ -1,5 +1,5 @@
 //! Acceptance on a throw-away MariaDB with the server's defaults for the
-//! buffer pool and the redo log (see `tests/support/mariadb.rs`) and about
+//! buffer pool and the redo log (see `tests/it/support/mariadb.rs`) and about
 //! 150M of InnoDB data, collected with this host's real facts: the 128M pool
 //! does not hold the data with room to grow, so it is sized for the data
 //! (not 70% of the host's memory), and the redo log is judged for that pool

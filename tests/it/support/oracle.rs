@@ -3,7 +3,7 @@
 //! mytune claims to know what the server does with every line of an option
 //! file: refuse to start, start but warn (adjust, ignore), or start clean.
 //! This module asks the installed server the same question, so tests can
-//! compare the two (the differential test, `tests/differential_mariadb.rs`).
+//! compare the two (the differential test, `tests/it/differential_mariadb.rs`).
 //!
 //! Two ways of asking, cheapest first:
 //!
@@ -16,7 +16,7 @@
 //!    (refuses) or accepts connections; its error log then tells whether it
 //!    warned.
 //!
-//! The including test declares `mod mariadb` (tests/support/mariadb.rs)
+//! The including test declares `mod mariadb` (tests/it/support/mariadb.rs)
 //! beside `mod oracle`.
 //!
 //! Warnings are the `[Warning]`/`[ERROR]` lines (and the `[Note]` about unique
@@ -314,7 +314,7 @@ impl Oracle {
             .arg("--bind-address=127.0.0.1")
             .arg(format!("--pid-file={}", scratch.join("pid").display()))
             .arg(format!("--log-error={}", log.display()))
-            // A private tmpdir (see tests/support/mariadb.rs).
+            // A private tmpdir (see tests/it/support/mariadb.rs).
             .arg(format!("--tmpdir={}", scratch.display()))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
