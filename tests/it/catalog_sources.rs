@@ -441,10 +441,9 @@ fn the_binary_log_is_on_by_default_from_mysql_8_0() {
             format!("[mysqld]\ninnodb_flush_log_at_trx_commit = 2\n{extra}"),
         )
         .unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mytune"))
+        let out = crate::support::run::mytune_command()
             .args(["lint", "--target", target, "--format", "json"])
             .arg(&path)
-            .env("MYTUNE_DETECT_SERVER", "0")
             .output()
             .unwrap();
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

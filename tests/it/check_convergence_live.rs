@@ -13,17 +13,15 @@
 use crate::support::mariadb;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use mariadb::TestServer;
 use serde_json::Value;
 
 fn check_json(server: &TestServer) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .arg("check")
         .args(server.mytune_args())
         .args(["--format", "json", "--memory", "4G", "--cpus", "2"])
-        .env_remove("MYSQL_PWD")
         .output()
         .expect("mytune runs");
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

@@ -14,22 +14,18 @@ use mariadb::TestServer;
 use serde_json::Value;
 
 use crate::support::report_schema;
+use crate::support::run::stdout;
 use report_schema::validate;
 
 fn check(server: &TestServer, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .arg("check")
         .args(server.mytune_args())
         .args(extra)
-        .env_remove("MYSQL_PWD")
         .env("NO_COLOR", "1")
         .env("COLUMNS", "400")
         .output()
         .expect("mytune runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn json_of(o: &Output) -> Value {
@@ -372,7 +368,7 @@ fn drift_between_option_file_and_running_server() {
 
 #[test]
 fn usage_and_connection_errors_exit_2() {
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let o = crate::support::run::mytune_command()
         .args([
             "check",
             "--no-defaults",
@@ -384,12 +380,12 @@ fn usage_and_connection_errors_exit_2() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let o = crate::support::run::mytune_command()
         .args(["check", "--fail-on", "severe"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let o = crate::support::run::mytune_command()
         .args(["check", "--only", "MT999", "--snapshot", "/dev/null"])
         .output()
         .unwrap();
@@ -455,11 +451,10 @@ fn mt205_ignores_access_denied_logins() {
         assert!(aborted >= 10, "{aborted}");
         // The host cache is read only with performance_schema = ON (and is
         // empty: loopback and socket clients are never cached or blocked).
-        let snap = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        let snap = crate::support::run::mytune_command()
             .arg("collect")
             .args(server.mytune_args())
             .arg("--no-host")
-            .env_remove("MYSQL_PWD")
             .output()
             .expect("mytune collect runs");
         let snap: Value = serde_json::from_slice(&snap.stdout).expect("a JSON snapshot");
@@ -535,7 +530,7 @@ fn mt710_test_database_grants_to_every_user() {
     );
 
     // Without SELECT on mysql.db: skipped, and said so.
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .arg("check")
         .arg("--no-defaults")
         .arg(format!("--socket={}", server.socket.display()))

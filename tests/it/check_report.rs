@@ -4,11 +4,12 @@
 //! content; drift is checked against an option file written here.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 use crate::support::report_schema;
+use crate::support::run::stdout;
 use report_schema::validate;
 
 fn snapshot(name: &str) -> String {
@@ -22,16 +23,11 @@ fn snapshot(name: &str) -> String {
 const MYSQL80: &str = "mysql80-overcommitted-8g-4cpu.json";
 
 fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
-        .env_remove("NO_COLOR")
         .env("COLUMNS", "400")
         .output()
         .expect("mytune runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn json(args: &[&str]) -> Value {

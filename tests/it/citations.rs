@@ -6,18 +6,10 @@
 //! the generated files' comments, and lint and check reports in every format.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use crate::support::run::mytune;
 use mytune::rules::articles::ARTICLES;
 use mytune::rules::{RuleSet, docs};
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0")
-        .output()
-        .expect("run mytune")
-}
 
 /// stdout and stderr of a run that must not fail with a usage or load error.
 fn run(args: &[&str]) -> String {

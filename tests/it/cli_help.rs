@@ -2,23 +2,7 @@
 //! manual page from the clap definition, help that lists every value and
 //! exit status, `mytune help --help`, and `rules` listing the built-in checks.
 
-use std::process::{Command, Output};
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::support::run::{mytune, stderr, stdout};
 
 /// `args` exits 0 and prints something on standard output.
 fn ok_stdout(args: &[&str]) -> String {

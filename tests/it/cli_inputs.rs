@@ -2,23 +2,16 @@
 //! paths, an unreadable path or an unknown target exits 2 with one clear
 //! line, never "No problems found".
 
-use std::process::{Command, Output};
+use crate::support::run::{stderr, stdout};
+use std::process::Output;
 
 fn mytune_in(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
         .current_dir(dir)
         .env("PATH", "/nonexistent")
         .output()
         .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Exit 2, nothing on stdout that reads as a clean run, and `needle` in the

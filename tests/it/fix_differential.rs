@@ -231,7 +231,6 @@ fn fixed(path: &Path) -> String {
             "json",
         ])
         .arg(path)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("run mytune");
     assert!(

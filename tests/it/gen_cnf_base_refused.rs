@@ -4,13 +4,13 @@
 //! them out, saying why, and the result lints without them.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const BASE: &str =
     "[mysqld]\ninnodb_buffer_pool_size = 1G\nbogus_var = 5\nmax_connections = -1\n# keep me\n";
 
 fn gen_cnf(base: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args([
             "gen-cnf",
             "--target",
@@ -23,7 +23,6 @@ fn gen_cnf(base: &Path, extra: &[&str]) -> Output {
         .arg("--base")
         .arg(base)
         .args(extra)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("mytune runs")
 }
@@ -77,7 +76,7 @@ fn refused_base_lines_are_an_error_unless_the_user_says_keep_or_drop() {
     // The result lints without a refusal.
     let generated = dir.path().join("generated.cnf");
     std::fs::write(&generated, &out).unwrap();
-    let lint = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let lint = crate::support::run::mytune_command()
         .args(["lint", "--target", "mariadb-10.11", "--fail-on", "crit"])
         .arg(&generated)
         .output()

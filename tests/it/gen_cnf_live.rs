@@ -8,14 +8,13 @@ use crate::support::mariadb;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use mytune::catalog::Catalog;
 use mytune::cnf;
 use mytune::units;
 
 fn gen_cnf(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .arg("gen-cnf")
         .args(args)
         .output()

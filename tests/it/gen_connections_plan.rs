@@ -5,12 +5,10 @@
 //! max_connections an application can live with.
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 fn mytune(args: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("mytune runs");
     assert!(

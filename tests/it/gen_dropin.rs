@@ -2,24 +2,16 @@
 //! the file goes and that it holds no paths; `-o/--output FILE` on gen-cnf
 //! and check; gen-limits writes nothing when no rule recommends a limit.
 
-use std::process::{Command, Output};
+use crate::support::run::{stderr, stdout};
+use std::process::Output;
 
 fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("COLUMNS", "120")
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 const HOST: [&str; 6] = ["--memory", "8G", "--cpus", "4", "--disk", "ssd"];

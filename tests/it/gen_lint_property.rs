@@ -45,7 +45,6 @@ use crate::support::oracle;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 use mytune::catalog::Catalog;
 use mytune::cnf;
@@ -805,7 +804,7 @@ fn cli_output_is_what_the_property_test_lints() {
         ("mysql-8.0", true),
         ("percona-8.0", false),
     ] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mytune"));
+        let mut cmd = crate::support::run::mytune_command();
         cmd.args([
             "gen-cnf", "--target", t, "--memory", "8G", "--cpus", "4", "--disk", "ssd",
         ]);

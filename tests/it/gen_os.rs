@@ -339,7 +339,7 @@ fn rules_that_never_settle_are_an_error() {
 }
 
 fn mytune(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .args(args)
         .output()
         .unwrap();

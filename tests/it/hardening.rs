@@ -5,6 +5,7 @@
 //! snapshots. Every run is bounded in time so a regression fails instead of
 //! hanging CI.
 
+use crate::support::run::{stderr, stdout};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -15,7 +16,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_mytune");
 /// Run mytune in `dir`, killed after `limit` (the test then fails).
 fn run_in(dir: &Path, args: &[&str], limit: Duration) -> (Output, Duration) {
     let start = Instant::now();
-    let mut child = Command::new(BIN)
+    let mut child = crate::support::run::mytune_command()
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -55,14 +56,6 @@ fn run_in(dir: &Path, args: &[&str], limit: Duration) -> (Output, Duration) {
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     run_in(dir, args, Duration::from_secs(30)).0
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn fixture(name: &str) -> PathBuf {
@@ -175,7 +168,7 @@ fn a_rule_file_that_is_not_utf8_is_an_error_at_the_bad_byte() {
 fn closed_pipe(dir: &Path, args: &[&str]) -> Output {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    Command::new(BIN)
+    crate::support::run::mytune_command()
         .args(args)
         .current_dir(dir)
         .stdout(writer)
@@ -224,7 +217,7 @@ fn a_full_disk_on_stdout_is_exit_2_with_a_message_in_every_command() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let o = Command::new(BIN)
+        let o = crate::support::run::mytune_command()
             .args(&args)
             .current_dir(root)
             .stdout(full)
@@ -699,7 +692,7 @@ fn a_full_or_closed_stderr_is_not_a_panic() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let o = Command::new(BIN)
+        let o = crate::support::run::mytune_command()
             .args(args)
             .current_dir(root)
             .stdout(Stdio::null())
@@ -709,7 +702,7 @@ fn a_full_or_closed_stderr_is_not_a_panic() {
         assert_eq!(o.code(), Some(2), "{args:?}");
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let o = Command::new(BIN)
+        let o = crate::support::run::mytune_command()
             .args(args)
             .current_dir(root)
             .stdout(Stdio::null())

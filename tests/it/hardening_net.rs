@@ -9,21 +9,19 @@
 
 use crate::support::mariadb;
 
+use crate::support::run::stderr;
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_mytune");
 
 /// Run mytune with no option files and no MYSQL_PWD; fail the test if it is
 /// still running after `limit`.
 fn run(args: &[&str], limit: Duration) -> (Output, Duration) {
     let start = Instant::now();
-    let mut child = Command::new(BIN)
+    let mut child = crate::support::run::mytune_command()
         .args(args)
-        .env_remove("MYSQL_PWD")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -41,10 +39,6 @@ fn run(args: &[&str], limit: Duration) -> (Output, Duration) {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A server on 127.0.0.1 that runs `serve` on each connection, on its own
@@ -318,7 +312,7 @@ fn parts_skipped_for_a_missing_privilege_are_warn_findings_naming_it() {
     server
         .sql("CREATE USER lowpriv@localhost IDENTIFIED BY 'low-pass-42'")
         .unwrap();
-    let o = Command::new(BIN)
+    let o = crate::support::run::mytune_command()
         .args([
             "check",
             "--no-defaults",

@@ -4,13 +4,12 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn mytune(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
         .current_dir(dir)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("run mytune")
 }

@@ -4,22 +4,8 @@
 use crate::support::shared as shared_support;
 use shared_support::shared_dir;
 
+use crate::support::run::{mytune, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        // The default target must not depend on the server installed here.
-        .env("MYTUNE_DETECT_SERVER", "0")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// The lines of the text report that carry `code`.
 fn lines_with<'a>(out: &'a str, code: &str) -> Vec<&'a str> {

@@ -11,7 +11,6 @@ use crate::support::shared;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mytune::catalog::Catalog;
 use mytune::lint::{LintOptions, apply, lint_files};
@@ -241,9 +240,8 @@ fn lint_mysql80(flag: &str, path: &Path) -> std::process::Output {
 }
 
 fn mytune(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("run mytune")
 }

@@ -9,15 +9,13 @@ use crate::support::mariadb;
 use crate::support::oracle;
 
 use std::fs;
-use std::process::Command;
 
 use oracle::{Class, Oracle};
 
 fn fix(path: &std::path::Path, expect_fixed: bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .args(["lint", "--target", "mariadb-10.11", "--fix"])
         .arg(path)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .expect("run mytune");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -4,7 +4,7 @@
 //! https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json),
 //! GitHub annotations, Markdown and JSON checked structurally.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 const PROJECT: &str = "tests/fixtures/lint/project";
 const RULES: &str = "tests/fixtures/lint/rules";
@@ -55,9 +55,7 @@ fn assert_valid_sarif(log: &serde_json::Value) {
 }
 
 fn lint(format: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        // The default target must not depend on the server installed here.
-        .env("MYTUNE_DETECT_SERVER", "0")
+    crate::support::run::mytune_command()
         .args(["lint", "--rules", RULES, "--format", format, PROJECT])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -125,9 +123,7 @@ fn sarif_of_a_clean_run_is_valid_too() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("clean my.cnf");
     std::fs::write(&f, "[client]\nport = 3306\n").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
-        // The default target must not depend on the server installed here.
-        .env("MYTUNE_DETECT_SERVER", "0")
+    let o = crate::support::run::mytune_command()
         .args(["lint", "--format", "sarif", f.to_str().unwrap()])
         .output()
         .unwrap();
@@ -222,8 +218,7 @@ fn json_and_text_agree() {
 #[test]
 fn sarif_carries_fixes_and_github_points_to_lint_fix() {
     let run = |format: &str| {
-        Command::new(env!("CARGO_BIN_EXE_mytune"))
-            .env("MYTUNE_DETECT_SERVER", "0")
+        crate::support::run::mytune_command()
             .args([
                 "lint",
                 "--target",

@@ -4,24 +4,11 @@
 //! suppressions and unused ones, directory walking and --exclude, exit codes.
 //! The fixture rules of tests/fixtures/lint/rules stand in for the OS rules.
 
-use std::process::{Command, Output};
+use crate::support::run::{mytune, stdout};
+use std::process::Output;
 
 const PROJECT: &str = "tests/fixtures/lint/project";
 const RULES: &str = "tests/fixtures/lint/rules";
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        // The default target must not depend on the server installed here.
-        .env("MYTUNE_DETECT_SERVER", "0")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// (location, code, severity) of every finding of a JSON report.
 fn findings(o: &Output) -> Vec<(String, String, String)> {

@@ -6,15 +6,8 @@
 //! assert the line a finding points at and its severity, not a code, so
 //! they hold whatever codes the catalog picks.
 
-use std::process::{Command, Output};
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mytune")
-}
+use crate::support::run::mytune;
+use std::process::Output;
 
 /// (line, code, severity, family) of the findings located in `file`.
 fn located(o: &Output, file: &str) -> Vec<(u64, String, String, String)> {

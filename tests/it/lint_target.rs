@@ -5,13 +5,18 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Run mytune in `dir` with PATH holding only `bin` (a fake server binary,
 /// found before /usr/sbin).
 fn lint_in(dir: &Path, bin: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mytune"));
-    c.arg("lint").args(args).current_dir(dir).env("PATH", bin);
+    let mut c = crate::support::run::mytune_command();
+    // These tests are about looking the server up: turn it back on.
+    c.arg("lint")
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", bin)
+        .env_remove("MYTUNE_DETECT_SERVER");
     for (k, v) in env {
         c.env(k, v);
     }

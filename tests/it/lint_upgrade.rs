@@ -6,16 +6,8 @@
 
 use crate::support::mariadb;
 
+use crate::support::run::mytune;
 use std::fs;
-use std::process::{Command, Output};
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0")
-        .output()
-        .expect("run mytune")
-}
 
 /// (code, variable, message) of lint --from FROM --target TO on `text`.
 fn upgrade(from: &str, to: &str, text: &str) -> Vec<(String, String, String)> {

@@ -26,11 +26,10 @@ fn collect_with(cfg: &ConnectionConfig, interval: Option<Duration>) -> Facts {
 
 /// Run the binary without reading any option file or `MYSQL_PWD`.
 fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .arg("collect")
         .arg("--no-defaults")
         .args(args)
-        .env_remove("MYSQL_PWD")
         .output()
         .expect("mytune runs")
 }
@@ -96,10 +95,9 @@ fn normal_collection_over_socket() {
     );
 
     // The binary reaches the same server with the harness's flags.
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let o = crate::support::run::mytune_command()
         .arg("collect")
         .args(server.mytune_args())
-        .env_remove("MYSQL_PWD")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -168,7 +166,7 @@ fn wrong_password_is_a_clear_error_with_exit_2() {
     assert!(!err.contains("WrongSecret987"), "password leaked: {err}");
     assert!(o.stdout.is_empty());
     // The same with MYSQL_PWD.
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let o = crate::support::run::mytune_command()
         .args([
             "collect",
             "--no-defaults",
@@ -290,7 +288,7 @@ fn usage_only_account_gives_a_degraded_snapshot() {
     );
 
     // Through the binary: exit 0 and the skipped parts are named.
-    let o = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let o = crate::support::run::mytune_command()
         .args([
             "collect",
             "--no-defaults",
@@ -514,11 +512,10 @@ fn option_files_like_the_mysql_client() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_mytune"))
+        crate::support::run::mytune_command()
             .arg("collect")
             .args(args)
             .arg("--no-host")
-            .env_remove("MYSQL_PWD")
             .output()
             .unwrap()
     };
@@ -559,9 +556,8 @@ fn check_host_alone_means_this_host() {
     };
     let socket = server.socket.display().to_string();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_mytune"))
+        crate::support::run::mytune_command()
             .args(args)
-            .env_remove("MYSQL_PWD")
             .output()
             .expect("mytune runs")
     };

@@ -25,8 +25,9 @@ use crate::support::mariadb;
 use crate::support::report_schema;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::support::run::stdout;
 use mariadb::TestServer;
 use mytune::cnf;
 use mytune::collect::connect::{self, Secret};
@@ -59,9 +60,8 @@ fn resolving_server() -> Option<TestServer> {
 }
 
 fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
-        .env_remove("MYSQL_PWD")
         .env("NO_COLOR", "1")
         .env("COLUMNS", "400")
         .output()
@@ -73,10 +73,6 @@ fn check(server: &TestServer, extra: &[&str]) -> Output {
     args.extend(server.mytune_args());
     args.extend(extra.iter().map(|s| s.to_string()));
     mytune(&args.iter().map(String::as_str).collect::<Vec<_>>())
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn check_json(server: &TestServer) -> Value {

@@ -93,7 +93,7 @@ fn licence_and_changelog_are_there() {
 
 #[test]
 fn version_names_the_commit_when_built_from_a_checkout() {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .arg("--version")
         .output()
         .unwrap();
@@ -147,7 +147,7 @@ fn the_readme_counts_and_lists_are_true() {
     let rules = mytune::rules::RuleSet::builtin().unwrap();
     let families: std::collections::BTreeSet<String> =
         rules.rules().iter().map(|r| r.family.to_string()).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .args(["rules", "--format", "json"])
         .output()
         .unwrap();

@@ -8,6 +8,7 @@
 
 use crate::support::mariadb;
 
+use crate::support::run::stdout;
 use std::fs;
 use std::process::{Command, Output};
 
@@ -16,16 +17,11 @@ const HTML: &str = "</details><script>alert(1)</script>";
 const NASTY: &str = "a\nb\x1b[31mred";
 
 fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .env("NO_COLOR", "1")
         .output()
         .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// No escape character, and the value's own newline did not start a line.

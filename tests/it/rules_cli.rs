@@ -2,22 +2,7 @@
 //! and exit code 2 with one `file:line:col: message` line for a broken rule
 //! file.
 
-use std::process::{Command, Output};
-
-fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
-        .args(args)
-        .output()
-        .expect("run mytune")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::support::run::{mytune, stderr, stdout};
 
 #[test]
 fn rules_lists_the_catalog_as_a_table() {

@@ -32,9 +32,8 @@ max_connections = 200
 ";
 
 fn mytune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0")
         .env("NO_COLOR", "1")
         .output()
         .expect("run mytune")
@@ -175,10 +174,9 @@ fn lint_diff_leaves_out_hunks_with_secrets_and_says_fix_applies_them() {
         "{stderr}"
     );
     // Paths as given: relative ones, so that `patch -p0` takes them.
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .current_dir(dir.path())
         .args(["lint", "--target", "mariadb-10.11", "--diff", "my.cnf"])
-        .env("MYTUNE_DETECT_SERVER", "0")
         .output()
         .unwrap();
     let relative = String::from_utf8_lossy(&out.stdout).into_owned();

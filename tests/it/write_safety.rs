@@ -20,6 +20,7 @@
 
 use crate::support::mariadb;
 
+use crate::support::run::stderr;
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -50,8 +51,7 @@ fn mytune_as<S: AsRef<OsStr>>(user: Option<(u32, u32)>, umask: &str, args: &[S])
     cmd.arg("-c")
         .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
         .arg(BIN)
-        .args(args)
-        .env("MYTUNE_DETECT_SERVER", "0");
+        .args(args);
     if let Some((uid, gid)) = user {
         cmd.uid(uid).gid(gid);
     }
@@ -60,10 +60,6 @@ fn mytune_as<S: AsRef<OsStr>>(user: Option<(u32, u32)>, umask: &str, args: &[S])
 
 fn mytune<S: AsRef<OsStr>>(args: &[S]) -> Output {
     mytune_as(None, "022", args)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// (uid, gid, permission bits) of `p`, links followed.

@@ -4,5 +4,6 @@
 pub mod mariadb;
 pub mod oracle;
 pub mod report_schema;
+pub mod run;
 pub mod shared;
 pub mod snapshots;
