@@ -14,6 +14,7 @@ pub mod facts;
 pub mod generate;
 pub mod input;
 pub mod lint;
+pub mod registry;
 pub mod report;
 pub mod rules;
 pub mod secrets;

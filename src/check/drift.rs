@@ -25,7 +25,7 @@ use std::path::Path;
 use crate::catalog::{Catalog, Effect, LineContext, VarInfo, VarKind};
 use crate::cnf::{Modifier, OptionEntry};
 use crate::facts::{ConfigFacts, ConfigOption, ServerFacts};
-use crate::lint::checks::Check;
+use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
 use crate::units;
 

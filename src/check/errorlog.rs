@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 
 use crate::facts::ServerFacts;
 use crate::facts::errorlog::{ErrorLogFacts, ErrorLogStatus, OptionWarningKind, StopKind};
-use crate::lint::checks::Check;
+use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
 use crate::target::{Flavor, Version};
 use crate::units;

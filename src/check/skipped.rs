@@ -7,7 +7,7 @@
 //! gap visible to people and to `--fail-on` gates alike.
 
 use crate::facts::Skipped;
-use crate::lint::checks::Check;
+use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
 
 pub const COLLECTION_INCOMPLETE: Check = Check {

@@ -99,20 +99,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let selection = Selection::new(&args.only, &args.skip);
-    let unknown = selection.unknown_keys(&|k| {
-        rules.get(k).is_some()
-            || mytune::rules::Family::ALL
-                .iter()
-                .any(|f| f.as_str().eq_ignore_ascii_case(k))
-            || k.eq_ignore_ascii_case("config")
-            || drift::ALL
-                .iter()
-                .chain(&skipped::ALL)
-                .chain(&errorlog::ALL)
-                // --upgrade-to reports option-file checks against the new release.
-                .chain(&mytune::lint::checks::ALL)
-                .any(|c| c.code.eq_ignore_ascii_case(k) || c.name.eq_ignore_ascii_case(k))
-    });
+    // --upgrade-to reports lint's checks against the new release, so every
+    // entry of the registry can be selected.
+    let registry = mytune::registry::Registry::new(&rules);
+    let unknown = selection.unknown_keys(&|k| registry.selects(k));
     if !unknown.is_empty() {
         bail!(
             "--only/--skip: no rule, check or family is called {}",
@@ -391,7 +381,12 @@ fn upgrade_findings(
         out.extend(
             mytune::lint::lint_loaded(&loaded, &effective, &to, new)
                 .into_iter()
-                .filter(|f| matches!(f.code.as_str(), "MT002" | "MT003" | "MT004")),
+                .filter(|f| {
+                    use mytune::lint::checks::{DEPRECATED_OPTION, REMOVED_OPTION, UNKNOWN_OPTION};
+                    [UNKNOWN_OPTION, REMOVED_OPTION, DEPRECATED_OPTION]
+                        .iter()
+                        .any(|c| c.made(f))
+                }),
         );
     }
     Ok(out)

@@ -1,10 +1,10 @@
-//! `mytune rules`: list the catalog as a table, JSON, or the Markdown rule
-//! reference (`docs/rules.md`).
+//! `mytune rules`: list the registry (built-in checks and rules) as a table,
+//! JSON, or the Markdown rule reference (`docs/rules.md`).
 
 use std::process::ExitCode;
 
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
-use mytune::rules::docs;
+use mytune::registry::Registry;
 
 use crate::cli::{RulesArgs, RulesFormat};
 
@@ -22,48 +22,13 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
             t.set_header(["code", "name", "severity", "family", "applies"]);
             // The built-in checks first (their codes are the lowest): lint's
             // structural checks and check's drift against option files.
-            let mut builtin: Vec<(&str, &str, String, &str)> = mytune::lint::checks::ALL
-                .iter()
-                .map(|c| (c.code, c.name, c.severity.to_string(), "lint (built in)"))
-                .chain(mytune::check::drift::ALL.iter().map(|c| {
-                    (
-                        c.code,
-                        c.name,
-                        c.severity.to_string(),
-                        "check --config (built in)",
-                    )
-                }))
-                .chain(
-                    mytune::check::skipped::ALL
-                        .iter()
-                        .map(|c| (c.code, c.name, c.severity.to_string(), "check (built in)")),
-                )
-                .chain(mytune::check::errorlog::ALL.iter().map(|c| {
-                    (
-                        c.code,
-                        c.name,
-                        c.severity.to_string(),
-                        "check: error log (built in)",
-                    )
-                }))
-                .collect();
-            builtin.sort_by_key(|b| b.0);
-            for (code, name, severity, applies) in builtin {
+            for e in Registry::new(&set).entries() {
                 rows.push([
-                    code.into(),
-                    name.into(),
-                    severity,
-                    "config".into(),
-                    applies.into(),
-                ]);
-            }
-            for r in set.rules() {
-                rows.push([
-                    r.code.clone(),
-                    r.name.clone(),
-                    r.severity.to_string(),
-                    r.family.to_string(),
-                    r.applies.to_string(),
+                    e.code().to_string(),
+                    e.name().to_string(),
+                    e.severity().to_string(),
+                    e.family().to_string(),
+                    e.applies(),
                 ]);
             }
             for row in &rows {
@@ -81,9 +46,14 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
             })?;
         }
         RulesFormat::Json => {
-            super::emit(&(serde_json::to_string_pretty(&docs::summaries(&set))? + "\n"))?;
+            let rows: Vec<serde_json::Value> = Registry::new(&set)
+                .entries()
+                .iter()
+                .map(|e| e.summary())
+                .collect();
+            super::emit(&(serde_json::to_string_pretty(&rows)? + "\n"))?;
         }
-        RulesFormat::Markdown => super::emit(&docs::markdown(&set))?,
+        RulesFormat::Markdown => super::emit(&mytune::registry::markdown(&set))?,
     }
     Ok(ExitCode::SUCCESS)
 }

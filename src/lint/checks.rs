@@ -4,22 +4,8 @@
 //! here rather than in a TOML rule; each has a stable code in the MT0xx range
 //! and is documented by `mytune explain` like a rule.
 
-use crate::facts::SourceLocation;
-use crate::rules::schema::Source;
-use crate::rules::{Confidence, Family, Finding, Severity};
-
-/// One structural check: its identity and documentation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Check {
-    pub code: &'static str,
-    pub name: &'static str,
-    /// Severity in the common case; a finding may be raised or lowered
-    /// (e.g. a `loose-` option the server would only warn about).
-    pub severity: Severity,
-    pub summary: &'static str,
-    pub rationale: &'static str,
-    pub sources: &'static [&'static str],
-}
+use crate::rules::Severity;
+pub use crate::rules::builtin_check::Check;
 
 const OPTION_FILES: &str = "https://dev.mysql.com/doc/refman/8.0/en/option-files.html";
 const OPTION_MODIFIERS: &str = "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html";
@@ -232,79 +218,3 @@ pub const ALL: [Check; 15] = [
     WITHOUT_EFFECT,
     BINLOG_WITHOUT_NAME,
 ];
-
-/// A check by code (any case) or name.
-pub fn get(key: &str) -> Option<&'static Check> {
-    ALL.iter()
-        .find(|c| c.code.eq_ignore_ascii_case(key) || c.name == key)
-}
-
-impl Check {
-    /// A finding of this check (tagged `config`), with the check's rationale
-    /// and sources; shared by lint's structural checks and check's drift.
-    pub fn finding(
-        &self,
-        severity: Severity,
-        message: String,
-        location: Option<SourceLocation>,
-        variable: Option<String>,
-    ) -> Finding {
-        Finding {
-            code: self.code.to_string(),
-            name: self.name.to_string(),
-            family: self.family(),
-            severity,
-            tags: vec!["config".to_string()],
-            message,
-            variable,
-            current: None,
-            recommended: None,
-            location,
-            rationale: self.rationale.to_string(),
-            sources: self.sources.iter().map(|url| Source::link(*url)).collect(),
-            confidence: self.confidence(),
-            fix: None,
-        }
-    }
-
-    pub fn family(&self) -> Family {
-        Family::Config
-    }
-
-    pub fn confidence(&self) -> Confidence {
-        Confidence::High
-    }
-
-    /// `mytune explain MT00x`, in the layout of a rule's explanation.
-    pub fn explain(&self, width: u16) -> String {
-        let w = usize::from(width);
-        let mut s = format!(
-            "{} {}\nfamily: config (built in, not a TOML rule) · severity: {}\n\n{}\n\n{}\n",
-            self.code,
-            self.name,
-            self.severity,
-            crate::wrap::fill(&format!("{}.", self.summary), w, ""),
-            crate::wrap::fill(self.rationale, w, "")
-        );
-        if !self.sources.is_empty() {
-            s.push_str("\nsources:\n");
-            for u in self.sources {
-                s.push_str(&crate::wrap::fill(&format!("  - {u}"), w, "    "));
-                s.push('\n');
-            }
-        }
-        s
-    }
-
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "code": self.code,
-            "name": self.name,
-            "family": "config",
-            "severity": self.severity,
-            "summary": self.summary,
-            "rationale": self.rationale,
-            "sources": self.sources,
-        })
-    }
-}

@@ -13,6 +13,7 @@
 
 pub mod articles;
 pub mod builtin;
+pub mod builtin_check;
 pub mod docs;
 pub mod evaluate;
 pub mod expr;

@@ -91,7 +91,10 @@ fn every_rule_cites_by_title() {
             &docs::explain(r, 100),
         ));
     }
-    found.extend(offences("rules reference", &docs::markdown(&set)));
+    found.extend(offences(
+        "rules reference",
+        &mytune::registry::markdown(&set),
+    ));
     assert_clean(found);
 }
 

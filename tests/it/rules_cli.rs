@@ -20,12 +20,20 @@ fn rules_lists_the_catalog_as_a_table() {
     }
 }
 
+/// The JSON listing is the registry: the built-in checks first (MT001
+/// runs in lint), then the rules.
 #[test]
-fn rules_as_json() {
+fn rules_as_json_lists_the_builtin_checks_and_the_rules() {
     let o = mytune(&["rules", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let first = &v[0];
+    assert_eq!(v[0]["code"], "MT001");
+    assert_eq!(v[0]["builtin"], true);
+    assert_eq!(v[0]["runs"], "lint");
+    assert_eq!(v[0]["family"], "config");
+    let builtin = mytune::registry::builtins().len();
+    assert!(v[builtin - 1]["builtin"] == true && v[builtin]["builtin"].is_null());
+    let first = &v[builtin];
     assert_eq!(first["code"], "MT101");
     assert_eq!(first["name"], "innodb-buffer-pool-too-small");
     assert_eq!(first["severity"], "warn");
@@ -53,6 +61,23 @@ fn explain_prints_a_rule_in_full() {
     let o = mytune(&["explain", "MT401", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["recommend"][1]["variable"], "query_cache_size");
+}
+
+/// A built-in check is explained like a rule, in text and JSON, by code or
+/// by name, and the JSON says where it runs.
+#[test]
+fn explain_prints_a_builtin_check_by_code_or_name() {
+    let o = mytune(&["explain", "mt019"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("MT019 access-denied-burst\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = mytune(&["explain", "access-denied-burst", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["code"], "MT019");
+    assert_eq!(v["runs"], "check: error log");
 }
 
 #[test]

@@ -1,0 +1,138 @@
+//! A check written in Rust rather than as a TOML rule: its identity and
+//! documentation. lint's structural checks, check's drift, skipped-part and
+//! error-log checks are all of this type, so the registry
+//! (`crate::registry`) lists, explains and documents them like rules. The
+//! type lives here, beside `Finding`, because both lint and check make
+//! findings of it.
+
+use std::fmt;
+
+use crate::facts::SourceLocation;
+use crate::rules::schema::Source;
+use crate::rules::{Confidence, Family, Finding, Severity};
+
+/// One built-in check: its identity and documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Check {
+    pub code: &'static str,
+    pub name: &'static str,
+    /// Severity in the common case; a finding may be raised or lowered
+    /// (e.g. a `loose-` option the server would only warn about).
+    pub severity: Severity,
+    pub summary: &'static str,
+    pub rationale: &'static str,
+    pub sources: &'static [&'static str],
+}
+
+/// Where a built-in check runs: what `mytune rules` shows in its "applies"
+/// column and what the rule reference says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runs {
+    /// `mytune lint` (and `check --upgrade-to`, against the new release).
+    Lint,
+    /// `mytune check --config`: the option files against the running server.
+    CheckConfig,
+    /// `mytune check`: what it could not collect.
+    Check,
+    /// `mytune check`: the server's error log.
+    ErrorLog,
+}
+
+/// One built-in check and where it runs: an entry of the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Builtin {
+    pub check: &'static Check,
+    pub runs: Runs,
+}
+
+impl Runs {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Runs::Lint => "lint",
+            Runs::CheckConfig => "check --config",
+            Runs::Check => "check",
+            Runs::ErrorLog => "check: error log",
+        }
+    }
+}
+
+impl fmt::Display for Runs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Check {
+    /// A finding of this check (tagged `config`), with the check's rationale
+    /// and sources; shared by lint's structural checks and check's drift.
+    pub fn finding(
+        &self,
+        severity: Severity,
+        message: String,
+        location: Option<SourceLocation>,
+        variable: Option<String>,
+    ) -> Finding {
+        Finding {
+            code: self.code.to_string(),
+            name: self.name.to_string(),
+            family: self.family(),
+            severity,
+            tags: vec!["config".to_string()],
+            message,
+            variable,
+            current: None,
+            recommended: None,
+            location,
+            rationale: self.rationale.to_string(),
+            sources: self.sources.iter().map(|url| Source::link(*url)).collect(),
+            confidence: self.confidence(),
+            fix: None,
+        }
+    }
+
+    /// Whether `finding` is one of this check's.
+    pub fn made(&self, finding: &Finding) -> bool {
+        finding.code == self.code
+    }
+
+    pub fn family(&self) -> Family {
+        Family::Config
+    }
+
+    pub fn confidence(&self) -> Confidence {
+        Confidence::High
+    }
+
+    /// `mytune explain MT00x`, in the layout of a rule's explanation.
+    pub fn explain(&self, width: u16) -> String {
+        let w = usize::from(width);
+        let mut s = format!(
+            "{} {}\nfamily: config (built in, not a TOML rule) · severity: {}\n\n{}\n\n{}\n",
+            self.code,
+            self.name,
+            self.severity,
+            crate::wrap::fill(&format!("{}.", self.summary), w, ""),
+            crate::wrap::fill(self.rationale, w, "")
+        );
+        if !self.sources.is_empty() {
+            s.push_str("\nsources:\n");
+            for u in self.sources {
+                s.push_str(&crate::wrap::fill(&format!("  - {u}"), w, "    "));
+                s.push('\n');
+            }
+        }
+        s
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "code": self.code,
+            "name": self.name,
+            "family": "config",
+            "severity": self.severity,
+            "summary": self.summary,
+            "rationale": self.rationale,
+            "sources": self.sources,
+        })
+    }
+}
