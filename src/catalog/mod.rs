@@ -19,12 +19,14 @@ pub mod legacy;
 mod line;
 mod parse;
 pub mod replacements;
+mod server_facts;
 mod suggest;
 pub mod upgrade;
 pub(crate) use suggest::distance as edit_distance;
 mod types;
 mod validate;
 
+use crate::cnf::canonical_name;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -210,17 +212,12 @@ pub fn plugins_in_load_value(value: &str) -> Vec<String> {
             .or_else(|| file.strip_suffix(".dll"))
             .unwrap_or(file);
         let stem = stem.strip_prefix("ha_").unwrap_or(stem);
-        let name = canonical_name(stem);
+        let name = canonical_name(stem.trim());
         if !name.is_empty() && !out.contains(&name) {
             out.push(name);
         }
     }
     out
-}
-
-/// Canonical form of a variable name: lowercase, dashes as underscores.
-pub fn canonical_name(name: &str) -> String {
-    name.trim().to_ascii_lowercase().replace('-', "_")
 }
 
 impl Catalog {
@@ -393,7 +390,7 @@ impl Catalog {
     pub fn get(&self, name: &str) -> Option<&VarInfo> {
         let i = match self.index.get(name) {
             Some(i) => *i,
-            None => *self.index.get(&canonical_name(name))?,
+            None => *self.index.get(&canonical_name(name.trim()))?,
         };
         Some(&self.vars[i])
     }
@@ -406,7 +403,7 @@ impl Catalog {
     /// (`enable-plugin-innodb-trx`). The `loose-` prefix is the option-file
     /// parser's business, not this one's.
     pub fn resolve_option(&self, name: &str) -> Option<(&VarInfo, OptionPrefix)> {
-        let canon = canonical_name(name);
+        let canon = canonical_name(name.trim());
         if let Some(v) = self.get(&canon) {
             return Some((v, OptionPrefix::None));
         }
@@ -474,7 +471,7 @@ impl Catalog {
     /// setting (`innodb_log_size` is as near `innodb_page_size` in letters
     /// as `innodb_log_file_size`).
     pub fn suggestions(&self, name: &str, n: usize) -> Vec<&str> {
-        let canon = canonical_name(name);
+        let canon = canonical_name(name.trim());
         suggest::ranked(
             &canon,
             self.vars
