@@ -43,6 +43,31 @@ impl fmt::Display for RuleError {
     }
 }
 
+/// Every error of a rule catalog, in file order: a file that does not
+/// parse, each broken rule, each clash between rules. A user fixing rule
+/// files sees them all at once instead of one per run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct RuleErrors(pub Vec<RuleError>);
+
+impl fmt::Display for RuleErrors {
+    /// One error a line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl From<RuleError> for RuleErrors {
+    fn from(e: RuleError) -> Self {
+        RuleErrors(vec![e])
+    }
+}
+
 /// The loaded catalog: rules in code order.
 #[derive(Debug, Clone)]
 pub struct RuleSet {
@@ -113,12 +138,12 @@ impl Model {
 
 impl RuleSet {
     /// The built-in catalog only.
-    pub fn builtin() -> Result<RuleSet, RuleError> {
+    pub fn builtin() -> Result<RuleSet, RuleErrors> {
         RuleSet::load(None)
     }
 
     /// The built-in catalog plus the `*.toml` files of `user_dir`.
-    pub fn load(user_dir: Option<&Path>) -> Result<RuleSet, RuleError> {
+    pub fn load(user_dir: Option<&Path>) -> Result<RuleSet, RuleErrors> {
         let user = match user_dir {
             Some(dir) => read_dir(dir)?,
             None => Vec::new(),
@@ -135,23 +160,31 @@ impl RuleSet {
     pub fn from_sources(
         builtin: &[(PathBuf, String)],
         user: &[(PathBuf, String)],
-    ) -> Result<RuleSet, RuleError> {
-        let builtin = parse_files(builtin)?;
-        let user = parse_files(user)?;
+    ) -> Result<RuleSet, RuleErrors> {
+        let mut errors = Vec::new();
+        let builtin = parse_files(builtin, &mut errors);
+        let user = parse_files(user, &mut errors);
         let mut model = Model::default();
         for (idx, raw) in builtin.iter().chain(user.iter()) {
-            load_model(idx, raw, &mut model)?;
+            if let Err(e) = load_model(idx, raw, &mut model) {
+                errors.push(e);
+            }
         }
-        let base = load_source(&builtin, true, &model)?;
-        let extra = load_source(&user, false, &model)?;
+        let base = load_source(&builtin, true, &model, &mut errors);
+        let extra = load_source(&user, false, &model, &mut errors);
         let mut by_code: BTreeMap<String, Rule> =
             base.into_iter().map(|r| (r.code.clone(), r)).collect();
         for r in extra {
             by_code.insert(r.code.clone(), r);
         }
         let rules: Vec<Rule> = by_code.into_values().collect();
-        check_names(&rules)?;
-        check_conflicts(&rules)?;
+        check_names(&rules, &mut errors);
+        if let Err(e) = check_conflicts(&rules) {
+            errors.push(e);
+        }
+        if !errors.is_empty() {
+            return Err(RuleErrors(errors));
+        }
         Ok(RuleSet {
             rules,
             model: model.entries,
@@ -352,18 +385,23 @@ struct RawSource {
 }
 
 /// Parse every file of one source.
-fn parse_files(files: &[(PathBuf, String)]) -> Result<Vec<(LineIndex<'_>, RawFile)>, RuleError> {
-    files
-        .iter()
-        .map(|(path, text)| {
-            let idx = LineIndex { file: path, text };
-            let raw: RawFile = toml::from_str(text).map_err(|e| {
+/// The files that parse as rule files; an error for each that does not.
+fn parse_files<'a>(
+    files: &'a [(PathBuf, String)],
+    errors: &mut Vec<RuleError>,
+) -> Vec<(LineIndex<'a>, RawFile)> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        let idx = LineIndex { file: path, text };
+        match toml::from_str::<RawFile>(text) {
+            Ok(raw) => out.push((idx, raw)),
+            Err(e) => {
                 let offset = e.span().map(|s| s.start).unwrap_or(0);
-                idx.err(offset, format!("invalid TOML: {}", e.message().trim()))
-            })?;
-            Ok((idx, raw))
-        })
-        .collect()
+                errors.push(idx.err(offset, format!("invalid TOML: {}", e.message().trim())));
+            }
+        }
+    }
+    out
 }
 
 /// Add a file's `[model]` entries, in the order they are written: each may
@@ -427,7 +465,8 @@ fn load_source(
     files: &[(LineIndex, RawFile)],
     builtin: bool,
     model: &Model,
-) -> Result<Vec<Rule>, RuleError> {
+    errors: &mut Vec<RuleError>,
+) -> Vec<Rule> {
     let mut seen: HashMap<String, SourceLocation> = HashMap::new();
     let mut out = Vec::new();
     for (idx, raw) in files {
@@ -444,19 +483,23 @@ fn load_source(
             let raw = spanned.get_ref();
             let code_loc = idx.at(raw.code.span().start);
             if let Some(first) = seen.get(raw.code.get_ref()) {
-                return Err(RuleError {
+                errors.push(RuleError {
                     location: code_loc,
                     message: format!(
                         "duplicate code {} (already used at {first})",
                         raw.code.get_ref()
                     ),
                 });
+                continue;
             }
             seen.insert(raw.code.get_ref().clone(), code_loc);
-            out.push(build_rule(idx, start, raw, file_family, builtin, model)?);
+            match build_rule(idx, start, raw, file_family, builtin, model) {
+                Ok(rule) => out.push(rule),
+                Err(e) => errors.push(e),
+            }
         }
     }
-    Ok(out)
+    out
 }
 
 fn is_kebab(s: &str) -> bool {
@@ -918,11 +961,11 @@ fn build_rule(
     })
 }
 
-fn check_names(rules: &[Rule]) -> Result<(), RuleError> {
+fn check_names(rules: &[Rule], errors: &mut Vec<RuleError>) {
     let mut seen: HashMap<&str, &Rule> = HashMap::new();
     for r in rules {
         if let Some(first) = seen.insert(r.name.as_str(), r) {
-            return Err(RuleError {
+            errors.push(RuleError {
                 location: r.origin.clone(),
                 message: format!(
                     "rule {} reuses the name '{}' of {} ({})",
@@ -931,7 +974,6 @@ fn check_names(rules: &[Rule]) -> Result<(), RuleError> {
             });
         }
     }
-    Ok(())
 }
 
 /// No two recommendations for one variable may disagree under a profile

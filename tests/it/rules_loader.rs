@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use mytune::facts::Facts;
-use mytune::rules::{EvalInput, Profile, RuleError, RuleSet};
+use mytune::rules::{EvalInput, Profile, RuleErrors, RuleSet};
 
 /// A minimal valid rule; `{extra}` lines are appended inside the table.
 fn rule(code: &str, name: &str, family: &str, when: &str, extra: &str) -> String {
@@ -26,7 +26,7 @@ title = "a test"
 }
 
 /// Write `files` into a fresh directory and load it next to the built-ins.
-fn load(files: &[(&str, &str)]) -> (tempfile::TempDir, Result<RuleSet, RuleError>) {
+fn load(files: &[(&str, &str)]) -> (tempfile::TempDir, Result<RuleSet, RuleErrors>) {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).unwrap();
@@ -92,6 +92,29 @@ fn user_rules_add_and_override_by_code() {
     assert!(set.get("MT402").unwrap().recommend.is_empty());
     let builtin = RuleSet::builtin().unwrap().rules().len();
     assert_eq!(set.rules().len(), builtin + 1, "one added, one replaced");
+}
+
+/// Every broken rule of a file is reported in one run, each with its
+/// file:line (cargo-deny's way), not only the first.
+#[test]
+fn every_broken_rule_of_a_file_is_reported_at_once() {
+    let text = format!(
+        "{}\n{}\n{}",
+        rule("MT397", "first-broken", "memory", "no_such_fact > 1", ""),
+        rule("MT398", "fine", "memory", "var.max_connections > 1", ""),
+        rule(
+            "MT953",
+            "second-broken",
+            "memory",
+            "var.max_connections >",
+            ""
+        )
+    );
+    let e = error(&[("mine.toml", &text)]);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 2, "{e}");
+    assert!(lines.iter().all(|l| l.starts_with("DIR/mine.toml:")), "{e}");
+    assert!(lines[0].contains("no_such_fact"), "{e}");
 }
 
 #[test]
