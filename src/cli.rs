@@ -1,6 +1,7 @@
 //! Command-line definitions (clap derive). Parsing only: no I/O happens here,
 //! so `--help` and usage errors never touch a server or a file.
 
+use mytune::catalog::Resolve;
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};

@@ -196,22 +196,6 @@ impl Target {
     pub fn is_series_only(&self) -> bool {
         self.version.patch == 0
     }
-
-    /// What the target means everywhere (rules' version ranges,
-    /// deprecations, removals, reports): a bare series (`mysql-8.0`) is the
-    /// newest release of that series its catalog knows (`mysql-8.0.41`,
-    /// [`crate::catalog::Catalog::release`]); an explicit patch level
-    /// (`mysql-8.0.25`) and a series without a catalog of its own
-    /// (`mysql-9.1`) stay as given.
-    pub fn resolved(self) -> Target {
-        if !self.is_series_only() {
-            return self;
-        }
-        match crate::catalog::Catalog::for_target(&self) {
-            Ok(c) if c.target() == self => c.release(),
-            _ => self,
-        }
-    }
 }
 
 impl fmt::Display for Target {
@@ -301,16 +285,6 @@ mod tests {
         let pxc: Target = "percona-xtradb-cluster-8.0".parse().unwrap();
         assert_eq!(pxc, "pxc-8.0".parse().unwrap());
         assert_eq!(pxc.to_string(), "pxc-8.0");
-    }
-
-    #[test]
-    fn bare_series_resolve_to_the_catalogs_release() {
-        let r = |s: &str| s.parse::<Target>().unwrap().resolved().to_string();
-        assert_eq!(r("mysql-8.0"), "mysql-8.0.41");
-        assert_eq!(r("mariadb-10.11"), "mariadb-10.11.19");
-        assert_eq!(r("mysql-8.0.25"), "mysql-8.0.25");
-        // No catalog of its own: stays as given (the nearest catalog stands in).
-        assert_eq!(r("mysql-9.1"), "mysql-9.1");
     }
 
     #[test]

@@ -483,8 +483,43 @@ impl Catalog {
     }
 }
 
+/// A target as the catalogs read it; see [`Resolve::resolved`]. The method
+/// lives here, not on [`Target`], because only the catalogs know a series'
+/// newest release (a target is plain data and imports no catalog).
+pub trait Resolve {
+    fn resolved(self) -> Target;
+}
+
+impl Resolve for Target {
+    /// What the target means everywhere (rules' version ranges,
+    /// deprecations, removals, reports): a bare series (`mysql-8.0`) is the
+    /// newest release of that series its catalog knows (`mysql-8.0.41`,
+    /// [`Catalog::release`]); an explicit patch level
+    /// (`mysql-8.0.25`) and a series without a catalog of its own
+    /// (`mysql-9.1`) stay as given.
+    fn resolved(self) -> Target {
+        if !self.is_series_only() {
+            return self;
+        }
+        match Catalog::for_target(&self) {
+            Ok(c) if c.target() == self => c.release(),
+            _ => self,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bare_series_resolve_to_the_catalogs_release() {
+        let r = |s: &str| s.parse::<Target>().unwrap().resolved().to_string();
+        assert_eq!(r("mysql-8.0"), "mysql-8.0.41");
+        assert_eq!(r("mariadb-10.11"), "mariadb-10.11.19");
+        assert_eq!(r("mysql-8.0.25"), "mysql-8.0.25");
+        // No catalog of its own: stays as given (the nearest catalog stands in).
+        assert_eq!(r("mysql-9.1"), "mysql-9.1");
+    }
+
     use super::*;
 
     #[test]

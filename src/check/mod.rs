@@ -27,7 +27,7 @@ pub mod skipped;
 
 use serde::Serialize;
 
-use crate::report::Counts;
+use crate::rules::finding::Counts;
 use crate::rules::{Finding, NotApplicable};
 
 pub use changes::{Apply, SuggestedChange};

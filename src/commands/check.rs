@@ -2,6 +2,7 @@
 //! add the option files given with `--config`, evaluate the rules, compare the
 //! files with the running values (drift), and report.
 
+use mytune::catalog::Resolve;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

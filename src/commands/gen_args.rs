@@ -2,6 +2,7 @@
 //! described), the target, the deployment profile, extra rules, and turning
 //! them into a [`Plan`].
 
+use mytune::catalog::Resolve;
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;

@@ -27,6 +27,7 @@
 //! "legacy/**" = ["MT004", "MT006"]
 //! ```
 
+use crate::catalog::Resolve;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -121,7 +122,7 @@ impl ProjectConfig {
         let target = raw
             .target
             .as_deref()
-            .map(|s| s.parse::<Target>().map(Target::resolved))
+            .map(|s| s.parse::<Target>().map(Resolve::resolved))
             .transpose()
             .map_err(|e| err(format!("target: {e}")))?;
 

@@ -26,6 +26,7 @@ pub mod walk;
 
 pub use run::{BaselineChoice, LintOptions, LintOutcome, lint_files};
 
+use crate::catalog::Resolve;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 

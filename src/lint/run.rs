@@ -7,6 +7,7 @@
 //! Every judgement comes from a structural check ([`super::checks`]) or a
 //! rule; this module only gathers facts and places findings on lines.
 
+use crate::catalog::Resolve;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::thread;

@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-use super::{Counts, REPORT_SCHEMA_VERSION};
+use super::REPORT_SCHEMA_VERSION;
 use crate::rules::Finding;
+use crate::rules::finding::Counts;
 
 #[derive(Debug, Serialize)]
 pub struct Report<'a> {

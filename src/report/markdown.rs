@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
-use super::Counts;
 use super::safe::{markdown as cell, markdown_code};
 use crate::rules::Finding;
+use crate::rules::finding::Counts;
 
 pub fn render(findings: &[Finding], what: &str) -> String {
     let mut out = String::from("## mytune lint\n\n");

@@ -12,39 +12,11 @@ pub mod safe;
 pub mod sarif;
 pub mod text;
 
-use serde::Serialize;
-
 use crate::rules::{Finding, Severity};
 
 /// Version of the JSON report schema (`docs/report-schema.json`). Bump it when a
 /// field changes meaning or is removed.
 pub const REPORT_SCHEMA_VERSION: u32 = 2;
-
-/// How many findings of each severity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub struct Counts {
-    pub crit: usize,
-    pub warn: usize,
-    pub info: usize,
-}
-
-impl Counts {
-    pub fn of(findings: &[Finding]) -> Counts {
-        let mut c = Counts::default();
-        for f in findings {
-            match f.severity {
-                Severity::Crit => c.crit += 1,
-                Severity::Warn => c.warn += 1,
-                Severity::Info => c.info += 1,
-            }
-        }
-        c
-    }
-
-    pub fn total(&self) -> usize {
-        self.crit + self.warn + self.info
-    }
-}
 
 /// The findings grouped by severity, most severe first, empty groups left
 /// out: the sections of the text and Markdown check reports.

@@ -6,9 +6,9 @@
 
 use std::fmt::Write;
 
-use super::Counts;
 use super::safe::escape;
 use crate::rules::Finding;
+use crate::rules::finding::Counts;
 
 /// One line per finding, then a summary line.
 pub fn findings(findings: &[Finding], what: &str) -> String {

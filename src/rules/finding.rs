@@ -141,3 +141,29 @@ impl Evaluation {
         self.findings.iter().map(|f| f.severity).max()
     }
 }
+
+/// How many findings of each severity: the summary every report carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Counts {
+    pub crit: usize,
+    pub warn: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    pub fn of(findings: &[Finding]) -> Counts {
+        let mut c = Counts::default();
+        for f in findings {
+            match f.severity {
+                Severity::Crit => c.crit += 1,
+                Severity::Warn => c.warn += 1,
+                Severity::Info => c.info += 1,
+            }
+        }
+        c
+    }
+
+    pub fn total(&self) -> usize {
+        self.crit + self.warn + self.info
+    }
+}

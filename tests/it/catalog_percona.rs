@@ -14,6 +14,7 @@
 //! are absent the tests skip with a printed reason.
 
 use crate::support::shared as shared_support;
+use mytune::catalog::Resolve;
 use shared_support::shared_dir;
 
 use std::collections::BTreeMap;

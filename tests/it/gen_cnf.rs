@@ -2,6 +2,7 @@
 //! generated name exists in the target's catalog, every value is accepted
 //! as is, and the configuration's worst-case memory fits the host.
 
+use mytune::catalog::Resolve;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -41,6 +41,7 @@
 
 use crate::support::mariadb;
 use crate::support::oracle;
+use mytune::catalog::Resolve;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

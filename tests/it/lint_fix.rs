@@ -7,6 +7,7 @@
 //! tests/it/lint_fix_live.rs.
 
 use crate::support::shared;
+use mytune::catalog::Resolve;
 
 use std::collections::BTreeSet;
 use std::fs;
