@@ -44,8 +44,24 @@ pub fn evaluate(
     profile: &Profile,
     known: &dyn Fn(&str) -> bool,
 ) -> Coherent {
+    // The server's compiled-in defaults, for rules that tell a value
+    // someone raised from the stock one (`default("key_buffer_size")`).
+    let catalog = facts
+        .server
+        .as_ref()
+        .and_then(|s| crate::catalog::Catalog::for_target(&s.target()).ok());
+    let defaults = |name: &str| {
+        catalog
+            .and_then(|c| c.get(name))
+            .and_then(|v| v.default.clone())
+    };
+    let defaults: &dyn crate::rules::Defaults = &defaults;
     let single = |plan_error: Option<String>| {
-        let ev = rules.evaluate(&EvalInput::new(facts, profile).with_known_variables(known));
+        let ev = rules.evaluate(
+            &EvalInput::new(facts, profile)
+                .with_known_variables(known)
+                .with_defaults(defaults),
+        );
         Coherent {
             findings: ev.findings,
             not_applicable: ev.not_applicable,
@@ -65,7 +81,7 @@ pub fn evaluate(
     // rounded to the instance count MT122 set after MT101 had decided):
     // take it into the plan and judge again, a few times at most.
     for _ in 0..MAX_PASSES {
-        let (out, overrides) = judge(rules, facts, profile, known, &plan);
+        let (out, overrides) = judge(rules, facts, profile, known, defaults, &plan);
         if overrides.is_empty() {
             return Coherent {
                 plan: Some(plan),
@@ -78,7 +94,7 @@ pub fn evaluate(
             }
         }
     }
-    let (mut out, overrides) = judge(rules, facts, profile, known, &plan);
+    let (mut out, overrides) = judge(rules, facts, profile, known, defaults, &plan);
     for f in &mut out.findings {
         if let (Some(var), Some(rec)) = (&f.variable, &mut f.recommended)
             && let Some(v) = overrides.get(var)
@@ -101,6 +117,7 @@ fn judge(
     facts: &Facts,
     profile: &Profile,
     known: &dyn Fn(&str) -> bool,
+    defaults: &dyn crate::rules::Defaults,
     plan: &Plan,
 ) -> (Coherent, BTreeMap<String, String>) {
     let changed: Vec<&plan::Setting> = plan.settings.values().filter(|s| !s.unchanged()).collect();
@@ -128,15 +145,21 @@ fn judge(
             .collect();
         let ev = rules.evaluate_rule(
             rule,
-            &EvalInput::new(planned, profile).with_known_variables(known),
+            &EvalInput::new(planned, profile)
+                .with_known_variables(known)
+                .with_defaults(defaults),
         );
         let live = if premise.is_empty() {
             None
         } else {
-            Some(rules.evaluate_rule(
-                rule,
-                &EvalInput::new(facts, profile).with_known_variables(known),
-            ))
+            Some(
+                rules.evaluate_rule(
+                    rule,
+                    &EvalInput::new(facts, profile)
+                        .with_known_variables(known)
+                        .with_defaults(defaults),
+                ),
+            )
         };
         let same_as_live = live.as_ref().is_none_or(|l| l.findings == ev.findings);
         out.not_applicable.extend(ev.not_applicable);

@@ -176,6 +176,7 @@ pub fn collect(paths: &HostPaths, hints: &ServerHints) -> HostFacts {
         datadir_disk,
         other_processes,
         addresses: super::addresses::read_local_addresses(&paths.proc),
+        kernel_counters: super::counters::read(&paths.proc),
     }
 }
 
@@ -210,9 +211,11 @@ pub fn describe(desc: &HostDescription, collected: Option<HostFacts>) -> HostFac
             effective_bytes: m,
             effective_source: "--memory".into(),
         };
-        // The processes measured here are not the described host's.
+        // The processes and the kernel measured here are not the described
+        // host's.
         host.other_processes = None;
         host.addresses.clear();
+        host.kernel_counters.clear();
     }
     if let Some(c) = desc.cpus {
         host.cpu = Cpu {

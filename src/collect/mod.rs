@@ -15,6 +15,7 @@ pub mod addresses;
 pub mod audit;
 pub mod cgroup;
 pub mod connect;
+pub mod counters;
 pub mod errorlog;
 pub mod flags;
 pub mod host;

@@ -60,7 +60,67 @@ pub struct HostFacts {
     /// account for one of them is local to a server on this host.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<String>,
+    /// The kernel's counters of [`KERNEL_COUNTERS`] that this host reports:
+    /// the evidence an OS rule needs before it advises (packets dropped,
+    /// listen queues overflowed). Read only on the host itself, never for a
+    /// described one, whose kernel nobody can see.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub kernel_counters: BTreeMap<String, u64>,
 }
+
+/// The kernel counters mytune reads, the names rules use with
+/// `kernel("NAME")`, and what each counts. One table: the collector reads
+/// these, the rule checker accepts these, the reference documents these.
+pub const KERNEL_COUNTERS: &[(&str, &str)] = &[
+    (
+        "softnet.dropped",
+        "packets dropped because a CPU's netdev_max_backlog queue was full, since boot (/proc/net/softnet_stat, second column, all CPUs)",
+    ),
+    (
+        "softnet.time_squeeze",
+        "times the network stack ran out of its budget with packets left, since boot (/proc/net/softnet_stat, third column)",
+    ),
+    (
+        "TcpExt.ListenOverflows",
+        "connections dropped because a listening socket's accept queue (back_log, capped by somaxconn) was full, since boot (/proc/net/netstat)",
+    ),
+    (
+        "TcpExt.ListenDrops",
+        "connection requests a listening socket dropped for any reason, since boot (/proc/net/netstat)",
+    ),
+    (
+        "TcpExt.TCPReqQFullDrop",
+        "SYNs dropped because the SYN queue (tcp_max_syn_backlog) was full, since boot (/proc/net/netstat)",
+    ),
+    (
+        "TcpExt.TCPReqQFullDoCookies",
+        "SYN cookies sent because the SYN queue was full, since boot (/proc/net/netstat)",
+    ),
+    (
+        "TcpExt.TCPAbortOnMemory",
+        "connections the kernel killed for lack of memory for orphaned sockets, since boot (/proc/net/netstat)",
+    ),
+    (
+        "sockstat.tcp_orphan",
+        "TCP sockets the application closed that still wait for the peer, now (/proc/net/sockstat)",
+    ),
+    (
+        "sockstat.tcp_tw",
+        "TCP sockets in TIME-WAIT, now (/proc/net/sockstat)",
+    ),
+    (
+        "vmstat.nr_dirty",
+        "dirty page-cache pages, now (/proc/vmstat)",
+    ),
+    (
+        "vmstat.nr_writeback",
+        "pages being written back, now (/proc/vmstat)",
+    ),
+    (
+        "vmstat.nr_dirty_background_threshold",
+        "dirty pages at which background writeback starts, now (/proc/vmstat)",
+    ),
+];
 
 /// What the host's other processes hold, from `/proc/PID/status` `VmRSS`.
 /// Shared pages count once per process, so the sum is an upper bound.

@@ -121,7 +121,12 @@ Recommendations are produced only by rules that fire.
   `1.5G`) and `concat(a, …)` (its arguments as one text, for messages that depend on a fact), `engine_tables("MyISAM")` and
   `engine_bytes("InnoDB")` (tables and data + index bytes of one storage engine outside the system
   schemas, any case, `"*"` for all engines; 0 for an engine the server has no tables of; missing
-  when the data size was not collected or is partial).
+  when the data size was not collected or is partial), `default("name")` (the target's compiled-in
+  default of a variable, to tell a value someone raised from the stock one) and `kernel("name")`
+  (a counter of the host's kernel, the evidence an OS rule needs; missing for a described host,
+  whose kernel nobody can see, so `coalesce(kernel("…") > 0, true)` advises on evidence where it
+  can be seen and by the rule of thumb where a host is being built; the counters are listed under
+  "Kernel counters" below).
 - A missing fact, a value that cannot be coerced or a division by zero makes the rule *not applicable*
   with a reason, never a finding. Unknown names, functions and type errors are load errors with
   file:line:col.
@@ -164,6 +169,10 @@ pub fn markdown(set: &RuleSet, builtin: &[Builtin]) -> String {
     }
     s.push('\n');
     s.push_str(LANGUAGE);
+    s.push_str("\n### Kernel counters\n\nWhat `kernel(\"NAME\")` reads, on the host itself:\n\n");
+    for (name, what) in crate::facts::host::KERNEL_COUNTERS {
+        let _ = writeln!(s, "- `{name}`: {what}");
+    }
     s.push_str(&articles_markdown());
     s.push_str(&builtin_markdown(builtin));
     s.push_str("\n## Rules\n");

@@ -970,6 +970,29 @@ impl Scope for FactScope<'_> {
         }
     }
 
+    fn kernel(&mut self, name: &str) -> Result<Value, EvalError> {
+        let fact = format!("kernel(\"{name}\")");
+        match &self.input.facts.host {
+            None => Err(EvalError::missing(fact, "no host facts")),
+            Some(h) if h.kernel_counters.is_empty() => Err(EvalError::missing(
+                fact,
+                "the kernel's counters were not read (a described host, or no /proc)",
+            )),
+            Some(h) => match h.kernel_counters.get(name) {
+                Some(v) => Ok(Value::Num(*v as f64)),
+                None => Err(EvalError::missing(fact, "the kernel does not report it")),
+            },
+        }
+    }
+
+    fn default_value(&mut self, name: &str) -> Result<Value, EvalError> {
+        let fact = format!("default(\"{name}\")");
+        match self.input.defaults.and_then(|d| d.default_of(name)) {
+            Some(v) => Ok(Value::text(v, fact)),
+            None => Err(EvalError::missing(fact, "no default known for the target")),
+        }
+    }
+
     fn sysctl_absent(&mut self, name: &str) -> bool {
         self.input
             .facts

@@ -233,6 +233,38 @@ fn mt408_query_cache_ineffective_never_grows_it() {
     assert!(not_applicable(&evaluate(SEED), "MT408")[0].contains("mysql-8.0.32"));
 }
 
+/// MariaDB's stock 128M key buffer on a server without MyISAM tables is
+/// left alone where it is a sliver of memory (64G here), judged as `check`
+/// judges it (with the server's own defaults); raised above the default,
+/// or a real share of a small host's memory, it is reported.
+#[test]
+fn mt409_leaves_the_stock_key_buffer_alone_unless_memory_is_short() {
+    let rules = RuleSet::builtin().unwrap();
+    let judged = |facts: &Facts| {
+        mytune::check::coherent::evaluate(&rules, facts, &Profile::default(), &|_| true).findings
+    };
+    let stock = with_var(TUNED, "key_buffer_size", "134217728");
+    assert!(
+        !judged(&stock).iter().any(|f| f.code == "MT409"),
+        "the default 128M on 64G"
+    );
+    let raised = with_var(TUNED, "key_buffer_size", "536870912");
+    let f = judged(&raised)
+        .into_iter()
+        .find(|f| f.code == "MT409")
+        .expect("a raised key buffer is reported");
+    assert_eq!(f.recommended.as_deref(), Some("8M"));
+    let mut small = with_var(TUNED, "key_buffer_size", "134217728");
+    let host = small.host.as_mut().unwrap();
+    host.memory.total_bytes = 1 << 30;
+    host.memory.effective_bytes = 1 << 30;
+    host.other_processes = None;
+    assert!(
+        judged(&small).iter().any(|f| f.code == "MT409"),
+        "128M of a 1G host"
+    );
+}
+
 #[test]
 fn mt409_key_buffer_without_myisam_from_seed000_option_file() {
     let mut facts = snapshot(SEED);

@@ -786,9 +786,19 @@ fn mt812_seed_000_lowers_socket_buffer_defaults() {
     assert_silent(&evaluate(TUNED), "MT812");
 }
 
+/// Keepalive is evidence-led on a live server: vanished clients
+/// (Aborted_clients) ask for it; none, or no status read, is silence. A host
+/// being built for a thousand connections gets it as a rule of thumb.
 #[test]
-fn mt813_tcp_keepalive_slow() {
-    let ev = evaluate(FRESH);
+fn mt813_tcp_keepalive_slow_only_when_clients_vanished() {
+    let mut facts = snapshot(FRESH);
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT813");
+    let status = &mut facts.server.as_mut().unwrap().status;
+    status.insert("aborted_clients".into(), "0".into());
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT813");
+    let status = &mut facts.server.as_mut().unwrap().status;
+    status.insert("aborted_clients".into(), "12".into());
+    let ev = eval_with(&facts, &Profile::default());
     let f = one(&ev, "MT813", "sysctl:net.ipv4.tcp_keepalive_time");
     assert_eq!(f.current.as_deref(), Some("7200"));
     assert_eq!(f.recommended.as_deref(), Some("600"));
@@ -796,9 +806,95 @@ fn mt813_tcp_keepalive_slow() {
         f.message
             .starts_with("net.ipv4.tcp_keepalive_time = 7200 s")
     );
+    // A described host without a server's counters: the rule of thumb, for
+    // a thousand connections or more only.
+    let mut facts = snapshot(FRESH);
+    facts.host.as_mut().unwrap().source = mytune::facts::host::HostSource::Described;
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT813");
+    one(
+        &eval_with(&facts, &with_connections(2000)),
+        "MT813",
+        "sysctl:net.ipv4.tcp_keepalive_time",
+    );
     // Seed 000's 120 s.
     assert_silent(&evaluate(SEED000), "MT813");
     assert_silent(&evaluate(TUNED), "MT813");
+}
+
+/// Set one of the host's kernel counters, as collected on the host itself.
+fn set_counter(facts: &mut Facts, name: &str, value: u64) {
+    facts
+        .host
+        .as_mut()
+        .unwrap()
+        .kernel_counters
+        .insert(name.into(), value);
+}
+
+/// On a host whose kernel mytune read, the network and writeback rules of
+/// thumb need their evidence: the same snapshot with counters at zero is
+/// silent, and the counter that shows the trouble brings the finding back.
+#[test]
+fn os_rules_of_thumb_need_the_kernels_evidence_on_a_live_host() {
+    // MT805: packets dropped at a full netdev backlog.
+    let mut facts = snapshot(FRESH);
+    set_counter(&mut facts, "softnet.dropped", 0);
+    let conns = with_connections(5000);
+    assert_silent(&eval_with(&facts, &conns), "MT805");
+    set_counter(&mut facts, "softnet.dropped", 42);
+    one(
+        &eval_with(&facts, &conns),
+        "MT805",
+        "sysctl:net.core.netdev_max_backlog",
+    );
+
+    // MT803: beyond back_log, only accept queues that overflowed.
+    let mut facts = snapshot(SEED003);
+    set_counter(&mut facts, "TcpExt.ListenOverflows", 0);
+    let conns = with_connections(100_000);
+    assert_silent(&eval_with(&facts, &conns), "MT803");
+    set_counter(&mut facts, "TcpExt.ListenOverflows", 3);
+    one(
+        &eval_with(&facts, &conns),
+        "MT803",
+        "sysctl:net.core.somaxconn",
+    );
+    // somaxconn below the server's own back_log needs no counter: the
+    // server's setting is capped whatever the traffic.
+    let mut facts = snapshot(SEED000);
+    set_sysctl(&mut facts, "net.core.somaxconn", "128");
+    set_counter(&mut facts, "TcpExt.ListenOverflows", 0);
+    one(
+        &eval_with(&facts, &Profile::default()),
+        "MT803",
+        "sysctl:net.core.somaxconn",
+    );
+
+    // MT807: a thousand orphaned sockets, or connections killed for memory.
+    let mut facts = snapshot(SEED000);
+    set_sysctl(&mut facts, "net.ipv4.tcp_fin_timeout", "60");
+    set_counter(&mut facts, "sockstat.tcp_orphan", 3);
+    set_counter(&mut facts, "TcpExt.TCPAbortOnMemory", 0);
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT807");
+    set_counter(&mut facts, "TcpExt.TCPAbortOnMemory", 1);
+    one(
+        &eval_with(&facts, &Profile::default()),
+        "MT807",
+        "sysctl:net.ipv4.tcp_fin_timeout",
+    );
+
+    // MT815: dirty pages at the background threshold.
+    let mut facts = snapshot(SEED000);
+    set_counter(&mut facts, "vmstat.nr_dirty", 59);
+    set_counter(&mut facts, "vmstat.nr_writeback", 0);
+    set_counter(&mut facts, "vmstat.nr_dirty_background_threshold", 567_520);
+    assert_silent(&eval_with(&facts, &Profile::default()), "MT815");
+    set_counter(&mut facts, "vmstat.nr_dirty", 600_000);
+    one(
+        &eval_with(&facts, &Profile::default()),
+        "MT815",
+        "sysctl:vm.dirty_ratio",
+    );
 }
 
 #[test]

@@ -98,6 +98,8 @@ pub enum Func {
     Coalesce,
     If,
     Sysctl,
+    Kernel,
+    Default,
     Num,
     Bool,
     EngineTables,
@@ -108,7 +110,7 @@ pub enum Func {
 }
 
 impl Func {
-    pub const ALL: [Func; 20] = [
+    pub const ALL: [Func; 22] = [
         Func::Min,
         Func::Max,
         Func::Clamp,
@@ -122,6 +124,8 @@ impl Func {
         Func::Coalesce,
         Func::If,
         Func::Sysctl,
+        Func::Kernel,
+        Func::Default,
         Func::Num,
         Func::Bool,
         Func::EngineTables,
@@ -146,6 +150,8 @@ impl Func {
             Func::Coalesce => "coalesce",
             Func::If => "if",
             Func::Sysctl => "sysctl",
+            Func::Kernel => "kernel",
+            Func::Default => "default",
             Func::Num => "num",
             Func::Bool => "bool",
             Func::EngineTables => "engine_tables",

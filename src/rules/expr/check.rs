@@ -390,6 +390,30 @@ fn call(e: &Expr, func: Func, args: &[Expr], env: &CheckEnv) -> Result<Type, Exp
             }
             Ok(Type::Dyn)
         }
+        Func::Kernel => {
+            arity(e, func, args, 1, 1)?;
+            let known = crate::facts::host::KERNEL_COUNTERS;
+            match &args[0].kind {
+                ExprKind::Str(name) if known.iter().any(|(n, _)| n == name) => Ok(Type::Num),
+                _ => Err(ExprError::new(
+                    args[0].span,
+                    format!(
+                        "kernel() takes the quoted name of a counter mytune reads: {}",
+                        known.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                    ),
+                )),
+            }
+        }
+        Func::Default => {
+            arity(e, func, args, 1, 1)?;
+            if !matches!(&args[0].kind, ExprKind::Str(_)) {
+                return Err(ExprError::new(
+                    args[0].span,
+                    "default() takes a quoted variable name, e.g. default(\"key_buffer_size\")",
+                ));
+            }
+            Ok(Type::Dyn)
+        }
         Func::Field => {
             arity(e, func, args, 2, 2)?;
             let t = check(&args[0], env)?;

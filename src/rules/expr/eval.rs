@@ -17,6 +17,20 @@ pub trait Scope {
     fn sysctl_absent(&mut self, _name: &str) -> bool {
         false
     }
+    /// `kernel("TcpExt.ListenOverflows")`: a counter of the host's kernel.
+    fn kernel(&mut self, name: &str) -> Result<Value, EvalError> {
+        Err(EvalError::missing(
+            format!("kernel(\"{name}\")"),
+            "no kernel counters",
+        ))
+    }
+    /// `default("key_buffer_size")`: the target's compiled-in default.
+    fn default_value(&mut self, name: &str) -> Result<Value, EvalError> {
+        Err(EvalError::missing(
+            format!("default(\"{name}\")"),
+            "no defaults known",
+        ))
+    }
     /// `engine_tables("MyISAM")` / `engine_bytes("InnoDB")`: a figure of the
     /// server's data-size summary for one storage engine (any case), `"*"`
     /// for all engines. An engine the summary does not list has 0; a missing
@@ -272,6 +286,19 @@ fn call(func: Func, args: &[Expr], scope: &mut dyn Scope) -> Result<Value, EvalE
                     eval(default, scope)
                 }
                 (r, _) => r,
+            }
+        }
+        Func::Kernel | Func::Default => {
+            let ExprKind::Str(name) = &args[0].kind else {
+                return Err(EvalError::Invalid(format!(
+                    "{}() takes a quoted name",
+                    func.as_str()
+                )));
+            };
+            if func == Func::Kernel {
+                scope.kernel(name)
+            } else {
+                scope.default_value(name)
             }
         }
         Func::Field => {
