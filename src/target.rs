@@ -24,25 +24,125 @@ pub enum Flavor {
     Pxc,
 }
 
+/// What one server product does its own way, as one row of [`TRAITS`]: a
+/// new fork is a new row, and the code that differs by product asks its row
+/// instead of comparing flavors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlavorTraits {
+    pub flavor: Flavor,
+    /// The name in targets and JSON (`mariadb-10.11`).
+    pub name: &'static str,
+    /// The product's name in every message and report.
+    pub product: &'static str,
+    /// The option group a generated file or a paste block uses: `[mariadb]`
+    /// is read by MariaDB servers only, so a MySQL server sharing the file
+    /// ignores it.
+    pub own_group: &'static str,
+    /// Groups the server reads besides `mysqld`, `server` and `mysqld-X.Y`
+    /// (`{series}` is `X.Y`): MariaDB's `load_default_groups` in
+    /// `sql/mysqld.cc`; every packaged MariaDB server is built with wsrep, so
+    /// it reads `galera` too.
+    pub server_groups: &'static [&'static str],
+    /// Groups its clients read besides `client`.
+    pub client_groups: &'static [&'static str],
+    /// The systemd unit the packages ship (Debian/Ubuntu names; RHEL calls
+    /// MySQL's `mysqld.service`).
+    pub systemd_unit: &'static str,
+    /// That unit's `LimitNOFILE`.
+    pub stock_limit_nofile: u64,
+    /// The first release with `SET PERSIST`, if any.
+    pub set_persist_since: Option<Version>,
+    /// Removed options are accepted and ignored ("was removed. It does
+    /// nothing now") rather than refused.
+    pub removed_options_are_noops: bool,
+    /// Relative `!include` paths resolve against the working directory, not
+    /// the including file's.
+    pub includes_relative_to_cwd: bool,
+}
+
+const MYSQL_SERVER_GROUPS: &[&str] = &[];
+const MARIADB_SERVER_GROUPS: &[&str] = &[
+    "mariadb",
+    "mariadb-{series}",
+    "mariadbd",
+    "mariadbd-{series}",
+    "client-server",
+    "galera",
+];
+
+/// One row per flavor.
+pub const TRAITS: [FlavorTraits; 4] = [
+    FlavorTraits {
+        flavor: Flavor::Mysql,
+        name: "mysql",
+        product: "MySQL",
+        own_group: "mysqld",
+        server_groups: MYSQL_SERVER_GROUPS,
+        client_groups: &[],
+        systemd_unit: "mysql.service",
+        stock_limit_nofile: 10000,
+        set_persist_since: Some(Version::new(8, 0, 0)),
+        removed_options_are_noops: false,
+        includes_relative_to_cwd: false,
+    },
+    FlavorTraits {
+        flavor: Flavor::Mariadb,
+        name: "mariadb",
+        product: "MariaDB",
+        own_group: "mariadb",
+        server_groups: MARIADB_SERVER_GROUPS,
+        client_groups: &["client-server", "client-mariadb"],
+        systemd_unit: "mariadb.service",
+        stock_limit_nofile: 32768,
+        set_persist_since: None,
+        removed_options_are_noops: true,
+        includes_relative_to_cwd: true,
+    },
+    FlavorTraits {
+        flavor: Flavor::Percona,
+        name: "percona",
+        product: "Percona Server",
+        own_group: "mysqld",
+        server_groups: MYSQL_SERVER_GROUPS,
+        client_groups: &[],
+        systemd_unit: "mysql.service",
+        stock_limit_nofile: 10000,
+        set_persist_since: Some(Version::new(8, 0, 0)),
+        removed_options_are_noops: false,
+        includes_relative_to_cwd: false,
+    },
+    FlavorTraits {
+        flavor: Flavor::Pxc,
+        name: "pxc",
+        product: "Percona XtraDB Cluster",
+        own_group: "mysqld",
+        server_groups: MYSQL_SERVER_GROUPS,
+        client_groups: &[],
+        systemd_unit: "mysql.service",
+        stock_limit_nofile: 10000,
+        set_persist_since: Some(Version::new(8, 0, 0)),
+        removed_options_are_noops: false,
+        includes_relative_to_cwd: false,
+    },
+];
+
 impl Flavor {
+    /// This flavor's row of [`TRAITS`].
+    pub fn traits(self) -> &'static FlavorTraits {
+        TRAITS
+            .iter()
+            .find(|t| t.flavor == self)
+            .expect("every flavor has a row of TRAITS")
+    }
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            Flavor::Mysql => "mysql",
-            Flavor::Mariadb => "mariadb",
-            Flavor::Percona => "percona",
-            Flavor::Pxc => "pxc",
-        }
+        self.traits().name
     }
 
     /// "MySQL", "MariaDB", "Percona Server": the product's name, one
     /// wording for versions in every message and report.
     pub fn product_name(self) -> &'static str {
-        match self {
-            Flavor::Mysql => "MySQL",
-            Flavor::Mariadb => "MariaDB",
-            Flavor::Percona => "Percona Server",
-            Flavor::Pxc => "Percona XtraDB Cluster",
-        }
+        self.traits().product
     }
 
     /// The product line whose rules and version numbers this flavor follows:
@@ -192,6 +292,14 @@ impl Target {
         self.flavor == Flavor::Mariadb
     }
 
+    /// Does the target have `SET PERSIST`?
+    pub fn has_set_persist(&self) -> bool {
+        self.flavor
+            .traits()
+            .set_persist_since
+            .is_some_and(|v| self.version >= v)
+    }
+
     /// Is this target written as a bare series (`mysql-8.0`, patch level 0)?
     pub fn is_series_only(&self) -> bool {
         self.version.patch == 0
@@ -248,6 +356,15 @@ impl<'de> Deserialize<'de> for Target {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A flavor without a row of TRAITS, or with two, fails here by name.
+    #[test]
+    fn every_flavor_has_one_row_of_traits() {
+        for f in [Flavor::Mysql, Flavor::Mariadb, Flavor::Percona, Flavor::Pxc] {
+            let rows = TRAITS.iter().filter(|t| t.flavor == f).count();
+            assert_eq!(rows, 1, "{f:?} has {rows} rows of TRAITS");
+        }
+    }
 
     #[test]
     fn parses_real_version_strings() {

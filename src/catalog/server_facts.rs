@@ -50,17 +50,48 @@ pub(in crate::catalog) struct ServerFacts {
 pub(in crate::catalog) const MARIADB_10_11: &str =
     include_str!("../../data/catalog/mariadb-10.11-server.tsv");
 
-/// The probed facts for a target: MariaDB's come from 10.11.19, the only
-/// server here; 10.6 and 11.4 use them too (both keep the same no-op
-/// options; names 11.x removed on its own stay "removed").
+/// A server binary that was asked, and the series its answers stand for.
+pub(in crate::catalog) struct Probe {
+    pub flavor: Flavor,
+    /// The table `scripts/probe-mariadbd.py` wrote.
+    pub table: &'static str,
+    /// The series of the flavor its answers stand for: every series from
+    /// this one on (a later series no catalog knows yet included).
+    pub stands_in_from: (u32, u32),
+}
+
+/// Every probe, and the series each stands in for: one row per server
+/// binary asked. A series of a flavor with no row here has no probed
+/// facts (MySQL's and Percona's behaviour comes from their manuals and
+/// source, in the catalogs).
+pub(in crate::catalog) const PROBES: &[Probe] = &[
+    // MariaDB 10.11.19, the only MariaDB server here: 10.4 to 11.x keep the
+    // same no-op options, and names a later series removed on its own stay
+    // removed in that series' catalog.
+    Probe {
+        flavor: Flavor::Mariadb,
+        table: MARIADB_10_11,
+        stands_in_from: (10, 4),
+    },
+];
+
+/// The probe whose answers hold for `t`: its own series, or one it stands
+/// in for.
+pub(in crate::catalog) fn probe_for(t: Target) -> Option<&'static Probe> {
+    let series = (t.version.major, t.version.minor);
+    PROBES
+        .iter()
+        .find(|p| p.flavor == t.flavor && series >= p.stands_in_from)
+}
+
+/// The probed facts for a target (see [`PROBES`]).
 pub(in crate::catalog) fn server_facts(t: Target) -> Option<&'static ServerFacts> {
     static FACTS: OnceLock<ServerFacts> = OnceLock::new();
-    if t.flavor != Flavor::Mariadb {
-        return None;
-    }
-    // The table is embedded and its test proves it reads whole; a line it
-    // cannot read is left out rather than stopping a lint run.
-    Some(FACTS.get_or_init(|| parse_facts(MARIADB_10_11).0))
+    let probe = probe_for(t)?;
+    // One probe today; the table is embedded and its test proves it reads
+    // whole, so a line it cannot read is left out rather than stopping a
+    // lint run.
+    Some(FACTS.get_or_init(|| parse_facts(probe.table).0))
 }
 
 /// The facts of the probe's table, and every line it could not read (as
@@ -154,6 +185,24 @@ mod tests {
         let (facts, errors) = parse_facts(MARIADB_10_11);
         assert!(errors.is_empty(), "{}", errors.join("\n"));
         assert!(!facts.ignored.is_empty() && !facts.charsets.is_empty());
+    }
+
+    /// Which series the probe stands for is a row of PROBES, not a
+    /// comparison of flavors: every supported MariaDB series has it, no
+    /// other flavor does.
+    #[test]
+    fn the_probe_stands_for_the_series_its_row_names() {
+        for t in crate::catalog::Catalog::supported() {
+            let has = probe_for(t).is_some();
+            assert_eq!(has, t.flavor == Flavor::Mariadb, "{t}");
+        }
+        let later: Target = "mariadb-12.0".parse().unwrap();
+        assert!(
+            probe_for(later).is_some(),
+            "a later series: the row says so"
+        );
+        let older: Target = "mariadb-10.3".parse().unwrap();
+        assert!(probe_for(older).is_none(), "a series before the row's");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, VarKind};
 use crate::rules::Finding;
-use crate::target::{Flavor, Target, Version};
+use crate::target::Target;
 use crate::units;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -45,19 +45,6 @@ pub enum Apply {
     Restart,
 }
 
-/// The option-file group the block goes under.
-pub fn option_group(flavor: Flavor) -> &'static str {
-    match flavor {
-        Flavor::Mariadb => "mariadb",
-        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => "mysqld",
-    }
-}
-
-/// Does the target have `SET PERSIST`?
-pub fn has_set_persist(target: &Target) -> bool {
-    target.flavor != Flavor::Mariadb && target.version >= Version::new(8, 0, 0)
-}
-
 /// One change per recommended server variable, in finding order; a variable
 /// recommended twice keeps its first (most severe) recommendation. Host
 /// settings (namespaced `sysctl:`/`limits:` names) are left out.
@@ -81,7 +68,7 @@ pub fn suggest(
             Some(v) if v.dynamic && v.sysvar => {
                 let sql = sql_value(Some(&v.kind), value);
                 let old = f.current.as_deref().map(|c| sql_value(Some(&v.kind), c));
-                if has_set_persist(target) {
+                if target.has_set_persist() {
                     Apply::Online {
                         statement: format!("SET PERSIST {var} = {sql};"),
                         persisted: true,
@@ -278,9 +265,9 @@ mod tests {
     #[test]
     fn set_persist_only_where_it_exists() {
         let t = |s: &str| s.parse::<Target>().unwrap();
-        assert!(has_set_persist(&t("mysql-8.0")));
-        assert!(has_set_persist(&t("percona-8.0")));
-        assert!(!has_set_persist(&t("mysql-5.7")));
-        assert!(!has_set_persist(&t("mariadb-10.11")));
+        assert!(t("mysql-8.0").has_set_persist());
+        assert!(t("percona-8.0").has_set_persist());
+        assert!(!t("mysql-5.7").has_set_persist());
+        assert!(!t("mariadb-10.11").has_set_persist());
     }
 }

@@ -66,7 +66,7 @@ impl CheckReport {
         let target = header.target();
         let changes = changes::suggest(&findings, &target, catalog);
         CheckReport {
-            option_group: changes::option_group(target.flavor).to_string(),
+            option_group: target.flavor.traits().own_group.to_string(),
             summary: Counts::of(&findings),
             header,
             findings,

@@ -32,16 +32,14 @@ pub fn server_groups(target: &Target) -> Vec<String> {
         "server".to_string(),
         format!("mysqld-{series}"),
     ];
-    if target.flavor == Flavor::Mariadb {
-        groups.extend([
-            "mariadb".to_string(),
-            format!("mariadb-{series}"),
-            "mariadbd".to_string(),
-            format!("mariadbd-{series}"),
-            "client-server".to_string(),
-            "galera".to_string(),
-        ]);
-    }
+    groups.extend(
+        target
+            .flavor
+            .traits()
+            .server_groups
+            .iter()
+            .map(|g| g.replace("{series}", &series)),
+    );
     groups
 }
 
@@ -50,10 +48,7 @@ pub fn server_groups(target: &Target) -> Vec<String> {
 /// groups (e.g. `"mytune"`).
 pub fn client_groups(flavor: Flavor, extra: &[&str]) -> Vec<String> {
     let mut groups = vec!["client".to_string()];
-    if flavor == Flavor::Mariadb {
-        groups.push("client-server".to_string());
-        groups.push("client-mariadb".to_string());
-    }
+    groups.extend(flavor.traits().client_groups.iter().map(|g| g.to_string()));
     groups.extend(extra.iter().map(|g| g.to_string()));
     groups
 }

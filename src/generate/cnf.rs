@@ -17,21 +17,10 @@ use super::plan::{Plan, Setting};
 use super::{GenError, wrap};
 use crate::catalog::{Catalog, VarInfo, VarKind};
 use crate::cnf::{Document, Line, LineEnding, LineKind};
-use crate::target::{Flavor, Target};
 use crate::units;
 
 /// Comment lines are wrapped to this width (plus `# `).
 const COMMENT_WIDTH: usize = 96;
-
-/// The option group a generated file uses: `[mariadb]` is read only by
-/// MariaDB servers (a MySQL server sharing the file ignores it), `[mysqld]`
-/// by MySQL and Percona Server.
-pub fn group_for(target: &Target) -> &'static str {
-    match target.flavor {
-        Flavor::Mariadb => "mariadb",
-        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => "mysqld",
-    }
-}
 
 /// A value as it goes into the file: sizes with the largest exact suffix,
 /// fractions without the trailing zeros the server prints (`10.000000`
@@ -127,7 +116,7 @@ pub fn render(
 ) -> Result<String, GenError> {
     let settings = checked_settings(plan)?;
     let catalog = Catalog::for_target(&plan.target)?;
-    let group = group_for(&plan.target);
+    let group = plan.target.flavor.traits().own_group;
     let read = crate::cnf::server_groups(&plan.target);
     let mut doc = match base {
         Some(text) => Document::parse(text),

@@ -48,16 +48,6 @@ pub const STOCK_SYSCTL: [(&str, &str); 14] = [
     ("vm.swappiness", "60"),
 ];
 
-/// `LimitNOFILE` of the systemd unit the server's packages ship:
-/// `mariadb.service` has 32768, MySQL's and Percona's `mysql(d).service`
-/// 10000.
-pub fn stock_unit_nofile(target: &Target) -> u64 {
-    match target.flavor {
-        Flavor::Mariadb => 32768,
-        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => 10000,
-    }
-}
-
 /// A host described on the command line with nothing read from any machine
 /// (no kernel, no sysctl, no process limits): its OS settings are unknown.
 pub fn nothing_read(h: &HostFacts) -> bool {
@@ -79,7 +69,7 @@ pub fn assume_stock_linux(h: &mut HostFacts, target: &Target) -> Option<String> 
     for (k, v) in STOCK_SYSCTL {
         h.sysctl.insert(k.to_string(), v.to_string());
     }
-    let nofile = stock_unit_nofile(target);
+    let nofile = target.flavor.traits().stock_limit_nofile;
     let nproc = (h.memory.total_bytes / (256 << 10)).max(4096);
     h.server_process = Some(ProcessLimits {
         pid: 0,

@@ -11,7 +11,7 @@
 
 use super::plan::{LIMIT_PREFIX, Plan};
 use super::{GenError, GeneratedFile, wrap};
-use crate::target::{Flavor, Target};
+use crate::target::Target;
 use crate::units;
 
 const COMMENT_WIDTH: usize = 96;
@@ -30,17 +30,8 @@ impl LimitsOptions {
     pub fn for_target(target: &Target) -> LimitsOptions {
         LimitsOptions {
             user: "mysql".into(),
-            unit: default_unit(target).into(),
+            unit: target.flavor.traits().systemd_unit.into(),
         }
-    }
-}
-
-/// `mariadb.service` for MariaDB, `mysql.service` for MySQL and Percona
-/// Server (Debian/Ubuntu names; RHEL calls MySQL's `mysqld.service`).
-pub fn default_unit(target: &Target) -> &'static str {
-    match target.flavor {
-        Flavor::Mariadb => "mariadb.service",
-        Flavor::Mysql | Flavor::Percona | Flavor::Pxc => "mysql.service",
     }
 }
 

@@ -18,7 +18,7 @@ use super::GenError;
 use crate::catalog::Catalog;
 use crate::facts::{ConfigFacts, ConfigOption, Facts, SourceLocation};
 use crate::rules::{EvalInput, Finding, NotApplicable, Profile, RuleSet};
-use crate::target::{Flavor, Target};
+use crate::target::Target;
 use crate::units;
 
 /// Recommendations of kernel parameters: `sysctl:net.core.somaxconn`.
@@ -169,7 +169,7 @@ pub fn build(
     // `innodb_buffer_pool_instances = 8` in a base file must not make MariaDB
     // 10.6+'s buffer pool unit 1G. (MySQL refuses a removed option, which
     // lint reports; its value stays, as lint's rule evaluation sees it.)
-    if target.flavor == Flavor::Mariadb
+    if target.flavor.traits().removed_options_are_noops
         && let Some(config) = current.config.as_mut()
     {
         config.options.retain(|name, _| {

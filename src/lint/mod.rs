@@ -774,7 +774,7 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
 /// working directory, not the including file's directory (a start from
 /// `/` skips `!include inc.cnf` beside the file): point at it.
 fn relative_includes(loaded: &LoadedFiles, catalog: &Catalog, out: &mut Vec<Finding>) {
-    if catalog.target().flavor != crate::target::Flavor::Mariadb {
+    if !catalog.target().flavor.traits().includes_relative_to_cwd {
         return;
     }
     for (file, text) in loaded.files.iter().zip(&loaded.texts) {

@@ -11,10 +11,7 @@ use mytune::cnf;
 use mytune::collect::host::{HostDescription, describe};
 use mytune::facts::Facts;
 use mytune::facts::host::{DiskKind, HostFacts, Memory};
-use mytune::generate::{
-    self,
-    cnf::{Origin, group_for},
-};
+use mytune::generate::{self, cnf::Origin};
 use mytune::rules::{Durability, Observability, Profile, RuleSet, Workload};
 use mytune::target::Target;
 use mytune::units;
@@ -93,7 +90,7 @@ fn read_back(text: &str, target: &Target) -> BTreeMap<String, String> {
         "{target}: the generated file has problems: {:?}\n{text}",
         loaded.errors
     );
-    let facts = loaded.effective(&[group_for(target).to_string()]);
+    let facts = loaded.effective(&[target.flavor.traits().own_group.to_string()]);
     facts
         .options
         .into_iter()
