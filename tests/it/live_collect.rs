@@ -377,8 +377,11 @@ fn make_certs(dir: &std::path::Path) -> Result<(), String> {
         "-out",
         "server.csr",
     ])?;
-    std::fs::write(dir.join("ext.cnf"), "subjectAltName = IP:127.0.0.1\n")
-        .map_err(|e| e.to_string())?;
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "subjectAltName = IP:127.0.0.1, DNS:localhost\n",
+    )
+    .map_err(|e| e.to_string())?;
     run(&[
         "x509",
         "-req",
@@ -395,6 +398,42 @@ fn make_certs(dir: &std::path::Path) -> Result<(), String> {
         "ext.cnf",
         "-out",
         "server.pem",
+    ])?;
+    // A certificate of the same CA for another name only.
+    std::fs::write(
+        dir.join("wrong.cnf"),
+        "subjectAltName = DNS:db.example.com\n",
+    )
+    .map_err(|e| e.to_string())?;
+    run(&[
+        "req",
+        "-new",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=db.example.com",
+        "-keyout",
+        "wrong-key.pem",
+        "-out",
+        "wrong.csr",
+    ])?;
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "wrong.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca-key.pem",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "wrong.cnf",
+        "-out",
+        "wrong.pem",
     ])?;
     // A second, unrelated CA for the negative case.
     run(&[
@@ -471,6 +510,62 @@ fn tls_modes() {
         o.status.code(),
         Some(2),
         "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    // VERIFY_IDENTITY checks the name the client connected to: localhost
+    // over TCP matches the certificate's DNS name.
+    let o = mytune(&[
+        "-h",
+        "localhost",
+        "--protocol",
+        "TCP",
+        "-P",
+        port.as_str(),
+        "-u",
+        "root",
+        "--no-host",
+        "--ssl-mode=VERIFY_IDENTITY",
+        "--ssl-ca",
+        &p("ca.pem"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // A certificate of the trusted CA for another name: VERIFY_CA accepts
+    // it, VERIFY_IDENTITY refuses it.
+    let cnf = format!(
+        "ssl_ca = {}\nssl_cert = {}\nssl_key = {}\n",
+        p("ca.pem"),
+        p("wrong.pem"),
+        p("wrong-key.pem")
+    );
+    let Some(wrong) = TestServer::start(&cnf) else {
+        return;
+    };
+    let port = wrong.port.to_string();
+    let tcp = [
+        "-h",
+        "127.0.0.1",
+        "-P",
+        port.as_str(),
+        "-u",
+        "root",
+        "--no-host",
+    ];
+    let ca = p("ca.pem");
+    let o = mytune(&[&tcp[..], &["--ssl-mode=VERIFY_CA", "--ssl-ca", &ca][..]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = mytune(
+        &[
+            &tcp[..],
+            &["--ssl-mode=VERIFY_IDENTITY", "--ssl-ca", &ca][..],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a certificate for db.example.com must not pass for 127.0.0.1: {}",
         String::from_utf8_lossy(&o.stderr)
     );
 
