@@ -76,38 +76,9 @@ Recommendations are produced only by rules that fire.
   - `cnf.NAME`: the option-file value only;
   - `status.NAME`: the first status sample; `rate.NAME`: per second, from two samples or else
     value / uptime;
-  - `host.memory` (effective bytes), `host.budget` (the memory the server may use: `host.memory` x
-    `profile.share`, and at most what the host's other processes leave when their resident memory was
-    read here), `host.others` (that resident memory), `host.cpus` (effective), `host.disk` (`ssd`/`hdd`), `host.swap`,
-    `host.numa_nodes`, `host.thp`, `host.kernel`, `host.io_scheduler` (of the datadir's disk),
-    `host.server_nofile` / `host.server_nofile_hard` / `host.server_nproc` (soft / hard open-files
-    and soft process limits of the running server process; nofile falls back to the systemd unit's
-    `LimitNOFILE`; unlimited is 2^64 - 1), and `sysctl("net.core.somaxconn")`;
-  - `server.flavor`, `server.product` (the product's name for messages: `MySQL`, `MariaDB`, `Percona
-    Server`, `Percona XtraDB Cluster`), `server.version`, `server.uptime`, `server.interval` (seconds between the two
-    status samples of `--interval`; missing without one), `server.is_local`, `server.innodb_data`
-    (bytes of InnoDB data + indexes from the per-engine data size; a lower bound when that query was
-    time-boxed); `server.grant_tables_skipped` (from the account audit, else the `skip_grant_tables`
-    variable); from the account audit (read from the grant tables, never by logging in) the counts
-    `server.anonymous_accounts`, `server.passwordless_accounts`, `server.any_host_accounts`,
-    `server.remote_root_accounts` (root accounts whose host is neither loopback, `localhost` nor
-    the server's `@@hostname`, nor a host name ignored under `skip_name_resolve = ON`),
-    `server.passwordless_anonymous_accounts` and `server.passworded_anonymous_accounts` (anonymous
-    accounts without and with a password), and each with `_list` appended for the accounts written
-    `'user'@'host', …` (a missing audit is *not applicable* with the collector's reason);
-    `server.public_db_grants` (+ `_list`, `'db' from 'host', …`): database-level grants with an
-    empty user name, which apply to every account (`mysql.db`); `server.host_cache_connect_errors`
-    and `server.host_cache_blocked`: `SUM_CONNECT_ERRORS` and `COUNT_HOST_BLOCKED_ERRORS` of
-    `performance_schema.host_cache` summed over its hosts (missing when performance_schema is off);
-    `server.name_logins` (+ `_list`): the logins that stop matching under `skip_name_resolve = ON`
-    (accounts, roles and proxy grants whose host part is a host name or a pattern of names, and
-    `localhost` accounts seen connected over TCP loopback, as `localhost:PORT` in the process list,
-    with no account of that user at `127.0.0.1` or `::1`); `server.name_logins_unread`: what of that
-    could not be read, with the reason (`""` when everything was; the accounts themselves, the proxy
-    grants, other accounts' connections without PROCESS);
-  - `profile.durability` (`strict`/`relaxed`), `profile.workload` (`oltp`/`olap`/`mixed`),
-    `profile.observability` (`standard`: the slow log and the Performance Schema as the server ships them; `full`: both on; `lean`: neither),
-    `profile.connections`, `profile.share` (the share of the host the server may use, 1 = dedicated).
+  - `host.NAME`, `server.NAME` and `profile.NAME`: the facts listed under "Facts of the host, the
+    server and the profile" below; `sysctl("net.core.somaxconn")` reads a kernel setting and
+    `kernel("NAME")` a kernel counter;
   Names are lowercase, `-` and `_` are the same in recommended variable names.
 - Server values are strings: `ON/OFF/YES/NO/TRUE/FALSE/1/0` become booleans and numeric strings
   (also `128M`) numbers when an operator needs them; strings compare case-insensitively.
@@ -169,6 +140,7 @@ pub fn markdown(set: &RuleSet, builtin: &[Builtin]) -> String {
     }
     s.push('\n');
     s.push_str(LANGUAGE);
+    s.push_str(&facts_markdown());
     s.push_str("\n### Kernel counters\n\nWhat `kernel(\"NAME\")` reads, on the host itself:\n\n");
     for (name, what) in crate::facts::host::KERNEL_COUNTERS {
         let _ = writeln!(s, "- `{name}`: {what}");
@@ -218,6 +190,35 @@ pub fn markdown(set: &RuleSet, builtin: &[Builtin]) -> String {
         s.push_str("- sources:\n");
         for src in &r.sources {
             let _ = writeln!(s, "  - {src}");
+        }
+    }
+    s
+}
+
+/// The facts of the fixed namespaces, from their one table.
+fn facts_markdown() -> String {
+    use super::expr::ast::Namespace;
+    let mut s = String::from(
+        "\n### Facts of the host, the server and the profile\n\nA fact the collector could not read \
+         (an account without the privilege, a described host) is missing: the rule is not applicable, \
+         with the reason.\n",
+    );
+    for ns in [Namespace::Host, Namespace::Server, Namespace::Profile] {
+        s.push('\n');
+        for f in super::fact_table::table(ns).unwrap_or_default() {
+            let values = if f.values.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", f.values.join("` / `"))
+            };
+            let _ = writeln!(
+                s,
+                "- `{}.{}`, {}{values}: {}",
+                ns.as_str(),
+                f.name,
+                f.ty.describe(),
+                f.doc
+            );
         }
     }
     s

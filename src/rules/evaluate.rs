@@ -1068,6 +1068,42 @@ mod tests {
         set.evaluate(&EvalInput::new(&facts, &Profile::default()))
     }
 
+    /// Every fact of the fact table has a value here: evaluated on a real
+    /// snapshot (a server with its account audit), none falls through to
+    /// "not a … fact", which would mean the table names a fact the evaluator
+    /// does not know.
+    #[test]
+    fn every_fact_of_the_table_has_a_value_in_the_evaluator() {
+        use crate::rules::expr::ast::Namespace;
+        let facts = Facts::from_json(include_str!(
+            "../../tests/fixtures/snapshots/secos-mariadb-fresh-install-2g.json"
+        ))
+        .expect("the snapshot reads");
+        assert!(facts.server.as_ref().is_some_and(|s| s.accounts.is_some()));
+        let profile = Profile::default();
+        let input = EvalInput::new(&facts, &profile);
+        let mut scope = FactScope::new(&input, None, None);
+        for ns in [Namespace::Host, Namespace::Server, Namespace::Profile] {
+            for f in crate::rules::fact_table::table(ns).unwrap() {
+                let r = FactRef {
+                    ns,
+                    name: f.name.to_string(),
+                };
+                if let Err(e) = scope.fact(&r) {
+                    let text = e.to_string();
+                    assert!(
+                        !text.contains("not a host fact")
+                            && !text.contains("not a server fact")
+                            && !text.contains("not a profile setting"),
+                        "{}.{}: {text}",
+                        ns.as_str(),
+                        f.name
+                    );
+                }
+            }
+        }
+    }
+
     fn host(soft: Option<Limit>, hard: Option<Limit>) -> HostFacts {
         HostFacts {
             server_process: Some(ProcessLimits {

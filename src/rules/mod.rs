@@ -17,6 +17,7 @@ pub mod builtin_check;
 pub mod docs;
 pub mod evaluate;
 pub mod expr;
+pub mod fact_table;
 pub mod finding;
 pub mod loader;
 pub mod profile;

@@ -8,61 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::ExprError;
 use super::ast::{BinOp, Expr, ExprKind, FactRef, Func, Namespace, UnOp};
 use super::value::Type;
-
-/// Members of the fixed namespaces, with their types and, for enumerations,
-/// the values a string literal may be compared with.
-pub const HOST_FACTS: &[(&str, Type, &[&str])] = &[
-    ("memory", Type::Num, &[]),
-    ("budget", Type::Num, &[]),
-    ("others", Type::Num, &[]),
-    ("described", Type::Bool, &[]),
-    ("cpus", Type::Num, &[]),
-    ("disk", Type::Str, &["ssd", "hdd"]),
-    ("swap", Type::Num, &[]),
-    ("numa_nodes", Type::Num, &[]),
-    ("thp", Type::Str, &["always", "madvise", "never"]),
-    ("kernel", Type::Str, &[]),
-    ("io_scheduler", Type::Str, &[]),
-    ("server_nofile", Type::Num, &[]),
-    ("server_nofile_hard", Type::Num, &[]),
-    ("server_nproc", Type::Num, &[]),
-];
-pub const SERVER_FACTS: &[(&str, Type, &[&str])] = &[
-    ("flavor", Type::Str, &["mysql", "mariadb", "percona"]),
-    ("product", Type::Str, &[]),
-    ("version", Type::Version, &[]),
-    ("uptime", Type::Num, &[]),
-    ("interval", Type::Num, &[]),
-    ("is_local", Type::Bool, &[]),
-    ("innodb_data", Type::Num, &[]),
-    ("grant_tables_skipped", Type::Bool, &[]),
-    ("anonymous_accounts", Type::Num, &[]),
-    ("anonymous_accounts_list", Type::Str, &[]),
-    ("passwordless_accounts", Type::Num, &[]),
-    ("passwordless_accounts_list", Type::Str, &[]),
-    ("any_host_accounts", Type::Num, &[]),
-    ("any_host_accounts_list", Type::Str, &[]),
-    ("remote_root_accounts", Type::Num, &[]),
-    ("remote_root_accounts_list", Type::Str, &[]),
-    ("passworded_anonymous_accounts", Type::Num, &[]),
-    ("passworded_anonymous_accounts_list", Type::Str, &[]),
-    ("passwordless_anonymous_accounts", Type::Num, &[]),
-    ("passwordless_anonymous_accounts_list", Type::Str, &[]),
-    ("public_db_grants", Type::Num, &[]),
-    ("public_db_grants_list", Type::Str, &[]),
-    ("host_cache_connect_errors", Type::Num, &[]),
-    ("host_cache_blocked", Type::Num, &[]),
-    ("name_logins", Type::Num, &[]),
-    ("name_logins_list", Type::Str, &[]),
-    ("name_logins_unread", Type::Str, &[]),
-];
-pub const PROFILE_FACTS: &[(&str, Type, &[&str])] = &[
-    ("durability", Type::Str, &["strict", "relaxed"]),
-    ("workload", Type::Str, &["oltp", "olap", "mixed"]),
-    ("observability", Type::Str, &["full", "standard", "lean"]),
-    ("connections", Type::Num, &[]),
-    ("share", Type::Num, &[]),
-];
+use crate::rules::fact_table::{self, FactDef};
 
 /// What names an expression may use besides the global namespaces.
 #[derive(Debug, Default)]
@@ -75,20 +21,15 @@ pub struct CheckEnv<'a> {
     pub models: Option<&'a BTreeMap<String, Type>>,
 }
 
-fn fixed(ns: Namespace) -> Option<&'static [(&'static str, Type, &'static [&'static str])]> {
-    match ns {
-        Namespace::Host => Some(HOST_FACTS),
-        Namespace::Server => Some(SERVER_FACTS),
-        Namespace::Profile => Some(PROFILE_FACTS),
-        _ => None,
-    }
+fn fixed(ns: Namespace) -> Option<&'static [FactDef]> {
+    fact_table::table(ns)
 }
 
 /// The allowed string values of an enumerated fact.
 fn enum_values(r: &FactRef) -> &'static [&'static str] {
     fixed(r.ns)
-        .and_then(|t| t.iter().find(|(n, _, _)| *n == r.name))
-        .map(|(_, _, v)| *v)
+        .and_then(|t| t.iter().find(|f| f.name == r.name))
+        .map(|f| f.values)
         .unwrap_or(&[])
 }
 
@@ -170,8 +111,8 @@ fn fact_type(e: &Expr, r: &FactRef, env: &CheckEnv) -> Result<Type, ExprError> {
             let table = fixed(r.ns).expect("fixed namespace");
             table
                 .iter()
-                .find(|(n, _, _)| *n == r.name)
-                .map(|(_, t, _)| *t)
+                .find(|f| f.name == r.name)
+                .map(|f| f.ty)
                 .ok_or_else(|| {
                     ExprError::new(
                         e.span,
@@ -179,7 +120,7 @@ fn fact_type(e: &Expr, r: &FactRef, env: &CheckEnv) -> Result<Type, ExprError> {
                             "unknown name '{r}' (known: {})",
                             table
                                 .iter()
-                                .map(|(n, _, _)| format!("{}.{n}", r.ns.as_str()))
+                                .map(|f| format!("{}.{}", r.ns.as_str(), f.name))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
