@@ -42,6 +42,7 @@ mod gen_os;
 mod hardening;
 mod hardening_net;
 mod lint_baseline;
+mod lint_check_snapshots;
 mod lint_cli;
 mod lint_fix;
 mod lint_fix_live;
