@@ -30,15 +30,11 @@ pub fn findings(skipped: &[Skipped]) -> Vec<Finding> {
         .iter()
         .filter(|s| s.reason.starts_with("needs "))
         .map(|s| {
-            let what = if s.what.is_empty() {
-                "a part"
-            } else {
-                s.what.as_str()
-            };
+            let what = describe(&s.what);
             let mut f = COLLECTION_INCOMPLETE.finding(
                 Severity::Warn,
                 format!(
-                    "{what} not read: {}; the rules that need it are not applicable, so this report cannot vouch for them",
+                    "{what} not read: {}; it is unknown, not zero or empty: the rules that need it are not applicable, so this report cannot vouch for them",
                     s.reason
                 ),
                 None,
@@ -48,6 +44,21 @@ pub fn findings(skipped: &[Skipped]) -> Vec<Finding> {
             f
         })
         .collect()
+}
+
+/// What a skipped part holds, and so what is unknown, in words.
+fn describe(what: &str) -> String {
+    match what {
+        "" => "a part".into(),
+        "accounts" => {
+            "the account audit (empty passwords, anonymous and remote root accounts)".into()
+        }
+        "data_size" => "the data size per engine (bytes and tables of InnoDB, MyISAM, ...)".into(),
+        "grants" => "this account's own grants".into(),
+        "database grants" => "the database grants to every user (mysql.db)".into(),
+        "host_cache" => "the host cache (connection errors per client host)".into(),
+        other => other.into(),
+    }
 }
 
 #[cfg(test)]

@@ -604,11 +604,23 @@ fn collect_data_size(
             ds.complete = false;
         }
     }
-    if !has_global_privilege(grants) {
+    // information_schema.TABLES lists only the tables the account holds a
+    // privilege on: PROCESS or REPLICATION CLIENT alone shows none, and the
+    // data would read as empty.
+    if !sees_every_table(grants) {
         ds.complete = false;
+        let counted = if innodb_done {
+            ": InnoDB was counted from mysql.innodb_table_stats, the other engines only as far as visible"
+        } else if ds.engines.is_empty() {
+            ""
+        } else {
+            ": only the tables it can see were counted"
+        };
         skipped.push(Skipped {
             what: "data_size".into(),
-            reason: "needs a global privilege such as SELECT: only tables this account can see were counted".into(),
+            reason: format!(
+                "needs {TABLE_VISIBILITY_GRANT} (information_schema.TABLES shows an account only the tables it holds a privilege on){counted}"
+            ),
         });
     }
     Some(ds)
@@ -632,17 +644,46 @@ pub fn has_global_grant(grants: &[String], privilege: &str) -> bool {
     })
 }
 
-/// Does a `SHOW GRANTS` list hold a global privilege other than `USAGE`?
-/// (Privileges through roles are not followed.)
-pub fn has_global_privilege(grants: &[String]) -> bool {
+/// The grant that lets an account see every table's size without reading
+/// its rows.
+pub const TABLE_VISIBILITY_GRANT: &str = "SHOW VIEW (or SELECT) on *.*";
+
+/// Table-level privileges: held on `*.*`, each makes every table visible
+/// in `information_schema.TABLES`. Global-only privileges (PROCESS, RELOAD,
+/// REPLICATION CLIENT, SHOW DATABASES, ...) show no table.
+const TABLE_PRIVILEGES: [&str; 14] = [
+    "SELECT",
+    "INSERT",
+    "UPDATE",
+    "DELETE",
+    "CREATE",
+    "DROP",
+    "REFERENCES",
+    "INDEX",
+    "ALTER",
+    "CREATE VIEW",
+    "SHOW VIEW",
+    "TRIGGER",
+    "DELETE HISTORY",
+    "ALL PRIVILEGES",
+];
+
+/// Does a `SHOW GRANTS` list let the account see every table in
+/// `information_schema.TABLES` (a table-level privilege on `*.*`)?
+/// Privileges through roles are not followed: such an account reads as
+/// one that may not, and the data size as unknown.
+pub fn sees_every_table(grants: &[String]) -> bool {
     grants.iter().any(|g| {
-        let Some(rest) = g.strip_prefix("GRANT ") else {
+        let Some((privs, _)) = g
+            .strip_prefix("GRANT ")
+            .and_then(|rest| rest.split_once(" ON *.* "))
+        else {
             return false;
         };
-        let Some((privs, _)) = rest.split_once(" ON *.* ") else {
-            return false;
-        };
-        privs.trim() != "USAGE"
+        privs.split(',').map(str::trim).any(|p| {
+            TABLE_PRIVILEGES.iter().any(|t| p.eq_ignore_ascii_case(t))
+                || p.eq_ignore_ascii_case("ALL")
+        })
     })
 }
 
@@ -782,17 +823,19 @@ mod tests {
     }
 
     #[test]
-    fn global_privileges_from_grants() {
-        assert!(!has_global_privilege(&[
-            "GRANT USAGE ON *.* TO `u`@`%`".into()
-        ]));
-        assert!(has_global_privilege(&[
+    fn table_visibility_from_grants() {
+        assert!(!sees_every_table(&["GRANT USAGE ON *.* TO `u`@`%`".into()]));
+        assert!(sees_every_table(&[
             "GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION".into()
         ]));
-        assert!(has_global_privilege(&[
-            "GRANT SELECT, PROCESS ON *.* TO `m`@`%`".into()
+        assert!(sees_every_table(&[
+            "GRANT PROCESS, SHOW VIEW ON *.* TO `m`@`%`".into()
         ]));
-        assert!(!has_global_privilege(&[
+        // PROCESS alone shows no table: issue 51.
+        assert!(!sees_every_table(&[
+            "GRANT PROCESS, REPLICATION CLIENT, SHOW DATABASES ON *.* TO `m`@`%`".into()
+        ]));
+        assert!(!sees_every_table(&[
             "GRANT USAGE ON *.* TO `u`@`%`".into(),
             "GRANT SELECT ON `app`.* TO `u`@`%`".into()
         ]));
