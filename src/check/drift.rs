@@ -115,7 +115,7 @@ pub fn drift(input: &DriftInput) -> Vec<Finding> {
             continue;
         }
         let edited = (input.edited_after_start)(&opt.location.file);
-        out.push(differs(opt, var_name, running, info, edited));
+        out.push(differs(opt, var_name, running, info, edited, input.server));
     }
     out
 }
@@ -199,6 +199,7 @@ fn differs(
     running: &str,
     info: Option<&VarInfo>,
     edited_after_start: Option<bool>,
+    server: &ServerFacts,
 ) -> Finding {
     let read_only = info.is_some_and(|v| !v.dynamic);
     let (check, why) = if edited_after_start == Some(true) {
@@ -219,12 +220,11 @@ fn differs(
     };
     let capped;
     let why = if var == "open_files_limit"
+        && edited_after_start != Some(true)
         && units::parse_size(running).ok() < units::parse_size(&opt.value).ok()
     {
-        capped = "the server could not raise its open-files limit that far: the process's hard \
-                  limit (LimitNOFILE in the service unit, or ulimit -n) caps it, and the error log \
-                  says 'Could not increase number of max_open_files'";
-        capped
+        capped = open_files_capped(server);
+        capped.as_str()
     } else {
         why
     };
@@ -240,6 +240,28 @@ fn differs(
     f.variable = Some(var.to_string());
     f.current = Some(running.to_string());
     f
+}
+
+/// Why the running `open_files_limit` is below the file's: the process's
+/// limit capped it. The error log is cited only when it holds the line
+/// (MariaDB writes it to standard error before it opens its log: under
+/// systemd it is in the journal, not in the file).
+fn open_files_capped(server: &ServerFacts) -> String {
+    let cause = "the server could not raise its open-files limit that far: the process's hard \
+                 limit (LimitNOFILE in the service unit, or ulimit -n) caps it";
+    let logged = server
+        .error_log
+        .as_ref()
+        .filter(|l| crate::check::errorlog::usable(l))
+        .and_then(|l| l.events.open_files.as_ref());
+    match logged {
+        Some(o) => format!(
+            "{cause}, as the error log says at the current start ('Could not increase number of \
+             max_open_files to more than {} (request: {})', MT018)",
+            o.limit, o.requested
+        ),
+        None => cause.to_string(),
+    }
 }
 
 fn finding(check: &Check, severity: Severity, message: String, opt: &ConfigOption) -> Finding {

@@ -163,7 +163,10 @@ impl Header {
             out.push(("budget", text));
         }
         if let Some(d) = &self.data {
-            let text = if d.engines.is_empty() {
+            let text = if d.engines.is_empty() && !d.complete {
+                // An account that sees no table: not an empty server.
+                "unknown: this account sees no table (MT016)".to_string()
+            } else if d.engines.is_empty() {
                 "no user tables".to_string()
             } else {
                 d.engines
@@ -180,7 +183,7 @@ impl Header {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let partial = if d.complete {
+            let partial = if d.complete || d.engines.is_empty() {
                 ""
             } else {
                 " (at least: partial count)"

@@ -1,10 +1,12 @@
 //! MT016: a part of the collection that was skipped for a missing privilege
-//! is a finding, not only a line in the header.
+//! or a reply past `--read-timeout` is a finding, not only a line in the
+//! header.
 //!
-//! With a USAGE-only account the account audit is skipped, the security
-//! rules become "not applicable", and `check --fail-on crit` would exit 0
-//! where root's run exits 1. A warn finding naming the privilege makes the
-//! gap visible to people and to `--fail-on` gates alike.
+//! With a USAGE-only account, or an account audit waiting on a lock, the
+//! audit is skipped, the security rules become "not applicable", and
+//! `check` would pass where root's run fails. A warn finding naming what is
+//! unknown and why makes the gap visible to people and to `--fail-on` gates
+//! alike.
 
 use crate::facts::Skipped;
 use crate::rules::builtin_check::Check;
@@ -14,31 +16,42 @@ pub const COLLECTION_INCOMPLETE: Check = Check {
     code: "MT016",
     name: "collection-incomplete",
     severity: Severity::Warn,
-    summary: "A part of the server was not read for a missing privilege",
+    summary: "A part of the server was not read: a missing privilege or a reply past --read-timeout",
     rationale: "The rules that need the skipped part (the account audit, the data size, the grants) \
                 cannot run, so the report is silent about them: silence is not a clean bill. Grant the \
-                privilege named, or run mytune as an account that has it.",
+                privilege named, or run mytune as an account that has it. A statement whose reply does \
+                not come within --read-timeout (it waits for a lock, the server is overloaded) is \
+                abandoned with its connection, so that no later statement reads its reply, and the part \
+                it reads is skipped; raise the timeout or find what makes the statement wait.",
     sources: &["https://dev.mysql.com/doc/refman/8.0/en/privileges-provided.html"],
 };
 
 /// The skipped-part checks, in code order.
 pub const ALL: [Check; 1] = [COLLECTION_INCOMPLETE];
 
-/// One warn finding per part skipped for a privilege ("needs ...").
+/// Was the part skipped because its reply did not come within
+/// `--read-timeout`? (The connection was then dropped and opened again.)
+pub fn timed_out(s: &Skipped) -> bool {
+    s.reason.contains("(--read-timeout)")
+}
+
+/// One warn finding per part skipped for a privilege ("needs ...") or for a
+/// reply that did not come within `--read-timeout`.
 pub fn findings(skipped: &[Skipped]) -> Vec<Finding> {
     skipped
         .iter()
-        .filter(|s| s.reason.starts_with("needs "))
+        .filter(|s| s.reason.starts_with("needs ") || timed_out(s))
         .map(|s| {
-            let what = if s.what.is_empty() {
-                "a part"
+            let what = describe(&s.what);
+            let fix = if timed_out(s) {
+                "; its connection was dropped with the reply still owed and another opened, so no later reply was misread; raise --read-timeout, or find what makes the statement wait (SHOW PROCESSLIST: a lock?)"
             } else {
-                s.what.as_str()
+                ""
             };
             let mut f = COLLECTION_INCOMPLETE.finding(
                 Severity::Warn,
                 format!(
-                    "{what} not read: {}; the rules that need it are not applicable, so this report cannot vouch for them",
+                    "{what} not read: {}; it is unknown, not zero or empty: the rules that need it are not applicable, so this report cannot vouch for them{fix}",
                     s.reason
                 ),
                 None,
@@ -48,6 +61,21 @@ pub fn findings(skipped: &[Skipped]) -> Vec<Finding> {
             f
         })
         .collect()
+}
+
+/// What a skipped part holds, and so what is unknown, in words.
+fn describe(what: &str) -> String {
+    match what {
+        "" => "a part".into(),
+        "accounts" => {
+            "the account audit (empty passwords, anonymous and remote root accounts)".into()
+        }
+        "data_size" => "the data size per engine (bytes and tables of InnoDB, MyISAM, ...)".into(),
+        "grants" => "this account's own grants".into(),
+        "database grants" => "the database grants to every user (mysql.db)".into(),
+        "host_cache" => "the host cache (connection errors per client host)".into(),
+        other => other.into(),
+    }
 }
 
 #[cfg(test)]
@@ -65,9 +93,19 @@ mod tests {
                 what: "data size".into(),
                 reason: "timed out".into(),
             },
+            Skipped {
+                what: "accounts".into(),
+                reason: "timed out after 3 s waiting for the server's reply (--read-timeout)"
+                    .into(),
+            },
         ];
         let f = findings(&skipped);
-        assert_eq!(f.len(), 1);
+        assert_eq!(f.len(), 2);
+        assert!(
+            f[1].message.contains("raise --read-timeout"),
+            "{}",
+            f[1].message
+        );
         assert_eq!(f[0].code, "MT016");
         assert_eq!(f[0].severity, Severity::Warn);
         assert!(f[0].message.contains("SELECT on mysql.global_priv"));

@@ -33,11 +33,25 @@ const PRIVILEGE_ERRORS: [u16; 5] = [1044, 1142, 1143, 1227, 1370];
 const TIMEOUT_ERRORS: [u16; 3] = [1969, 3024, 1317];
 
 /// An open, read-only connection that counts its statements.
+///
+/// A statement whose reply does not come within `--read-timeout` (or comes
+/// broken) leaves that reply on the connection, where the next statement
+/// would read it as its own: every later reply shifted by one. So the
+/// connection is dropped with it and another opened (read-only again); when
+/// that fails, every later statement fails with the reason, never with a
+/// stale reply.
 pub struct Session {
     conn: mysql::Conn,
     cfg: ConnectionConfig,
     queries: u32,
+    /// Why the connection was lost and could not be opened again.
+    lost: Option<String>,
+    /// Connections opened again after a reply that never came.
+    reopened: u32,
 }
+
+/// How many times a lost connection is opened again in one collection.
+const MAX_REOPEN: u32 = 3;
 
 /// Why a collection failed (a missing privilege is not a failure).
 #[derive(Debug, thiserror::Error)]
@@ -62,11 +76,17 @@ impl Session {
             conn,
             cfg: cfg.clone(),
             queries: 0,
+            lost: None,
+            reopened: 0,
         };
-        // Supported by MySQL ≥ 5.6.5 and MariaDB ≥ 10.0; older servers keep
-        // a normal session, and we only send SELECT/SHOW anyway.
-        let _ = s.rows("SET SESSION TRANSACTION READ ONLY");
+        s.read_only();
         Ok(s)
+    }
+
+    /// Supported by MySQL ≥ 5.6.5 and MariaDB ≥ 10.0; older servers keep a
+    /// normal session, and we only send SELECT/SHOW anyway.
+    fn read_only(&mut self) {
+        let _ = self.rows("SET SESSION TRANSACTION READ ONLY");
     }
 
     /// Statements sent so far.
@@ -74,10 +94,56 @@ impl Session {
         self.queries
     }
 
-    /// Run one statement and return its rows.
+    /// Connections opened again after a reply that never came.
+    pub fn reopened(&self) -> u32 {
+        self.reopened
+    }
+
+    /// Run one statement and return its rows. A server error leaves the
+    /// connection in step; any other error (a read timeout, a broken
+    /// reply) does not, so the connection is replaced.
     fn rows(&mut self, sql: &str) -> Result<Vec<mysql::Row>, mysql::Error> {
+        if let Some(why) = &self.lost {
+            return Err(mysql::Error::IoError(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                why.clone(),
+            )));
+        }
         self.queries += 1;
-        self.conn.query(sql)
+        let result = self.conn.query(sql);
+        if let Err(e) = &result
+            && !matches!(e, mysql::Error::MySqlError(_))
+        {
+            self.reopen(e);
+        }
+        result
+    }
+
+    /// Drop the connection (and the reply still owed on it) and open
+    /// another, or record why not.
+    fn reopen(&mut self, cause: &mysql::Error) {
+        if self.reopened >= MAX_REOPEN {
+            self.lost = Some(format!(
+                "connection dropped after {} replies that never came; the last: {}",
+                self.reopened + 1,
+                connect::describe(cause, &self.cfg)
+            ));
+            return;
+        }
+        match connect::open(&self.cfg) {
+            Ok(conn) => {
+                // The old connection goes now, unread.
+                self.conn = conn;
+                self.reopened += 1;
+                self.read_only();
+            }
+            Err(e) => {
+                self.lost = Some(format!(
+                    "connection dropped after a reply that never came ({}), and opening another failed: {e}",
+                    connect::describe(cause, &self.cfg)
+                ))
+            }
+        }
     }
 
     fn query_error(&self, what: &'static str, e: &mysql::Error) -> ServerError {
@@ -413,7 +479,9 @@ fn read_accounts(
 ) -> Result<AccountsRead, mysql::Error> {
     let (rows, names_unread) = match s.rows(&accounts_sql(flavor, version)) {
         Ok(rows) => (rows, None),
-        Err(e) => {
+        // Only a refusal is worth asking again without the proxy grants; a
+        // statement that timed out would time out again.
+        Err(e @ mysql::Error::MySqlError(_)) => {
             let why = skip_reason(&s.cfg, "", &e, "SELECT on mysql.proxies_priv").reason;
             let plain = if uses_global_priv(flavor, version) {
                 GLOBAL_PRIV_SQL
@@ -422,6 +490,7 @@ fn read_accounts(
             };
             (s.rows(plain)?, Some(why))
         }
+        Err(e) => return Err(e),
     };
     let mut read = AccountsRead {
         rows: Vec::new(),
@@ -604,11 +673,23 @@ fn collect_data_size(
             ds.complete = false;
         }
     }
-    if !has_global_privilege(grants) {
+    // information_schema.TABLES lists only the tables the account holds a
+    // privilege on: PROCESS or REPLICATION CLIENT alone shows none, and the
+    // data would read as empty.
+    if !sees_every_table(grants) {
         ds.complete = false;
+        let counted = if innodb_done {
+            ": InnoDB was counted from mysql.innodb_table_stats, the other engines only as far as visible"
+        } else if ds.engines.is_empty() {
+            ""
+        } else {
+            ": only the tables it can see were counted"
+        };
         skipped.push(Skipped {
             what: "data_size".into(),
-            reason: "needs a global privilege such as SELECT: only tables this account can see were counted".into(),
+            reason: format!(
+                "needs {TABLE_VISIBILITY_GRANT} (information_schema.TABLES shows an account only the tables it holds a privilege on){counted}"
+            ),
         });
     }
     Some(ds)
@@ -632,17 +713,46 @@ pub fn has_global_grant(grants: &[String], privilege: &str) -> bool {
     })
 }
 
-/// Does a `SHOW GRANTS` list hold a global privilege other than `USAGE`?
-/// (Privileges through roles are not followed.)
-pub fn has_global_privilege(grants: &[String]) -> bool {
+/// The grant that lets an account see every table's size without reading
+/// its rows.
+pub const TABLE_VISIBILITY_GRANT: &str = "SHOW VIEW (or SELECT) on *.*";
+
+/// Table-level privileges: held on `*.*`, each makes every table visible
+/// in `information_schema.TABLES`. Global-only privileges (PROCESS, RELOAD,
+/// REPLICATION CLIENT, SHOW DATABASES, ...) show no table.
+const TABLE_PRIVILEGES: [&str; 14] = [
+    "SELECT",
+    "INSERT",
+    "UPDATE",
+    "DELETE",
+    "CREATE",
+    "DROP",
+    "REFERENCES",
+    "INDEX",
+    "ALTER",
+    "CREATE VIEW",
+    "SHOW VIEW",
+    "TRIGGER",
+    "DELETE HISTORY",
+    "ALL PRIVILEGES",
+];
+
+/// Does a `SHOW GRANTS` list let the account see every table in
+/// `information_schema.TABLES` (a table-level privilege on `*.*`)?
+/// Privileges through roles are not followed: such an account reads as
+/// one that may not, and the data size as unknown.
+pub fn sees_every_table(grants: &[String]) -> bool {
     grants.iter().any(|g| {
-        let Some(rest) = g.strip_prefix("GRANT ") else {
+        let Some((privs, _)) = g
+            .strip_prefix("GRANT ")
+            .and_then(|rest| rest.split_once(" ON *.* "))
+        else {
             return false;
         };
-        let Some((privs, _)) = rest.split_once(" ON *.* ") else {
-            return false;
-        };
-        privs.trim() != "USAGE"
+        privs.split(',').map(str::trim).any(|p| {
+            TABLE_PRIVILEGES.iter().any(|t| p.eq_ignore_ascii_case(t))
+                || p.eq_ignore_ascii_case("ALL")
+        })
     })
 }
 
@@ -782,17 +892,19 @@ mod tests {
     }
 
     #[test]
-    fn global_privileges_from_grants() {
-        assert!(!has_global_privilege(&[
-            "GRANT USAGE ON *.* TO `u`@`%`".into()
-        ]));
-        assert!(has_global_privilege(&[
+    fn table_visibility_from_grants() {
+        assert!(!sees_every_table(&["GRANT USAGE ON *.* TO `u`@`%`".into()]));
+        assert!(sees_every_table(&[
             "GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION".into()
         ]));
-        assert!(has_global_privilege(&[
-            "GRANT SELECT, PROCESS ON *.* TO `m`@`%`".into()
+        assert!(sees_every_table(&[
+            "GRANT PROCESS, SHOW VIEW ON *.* TO `m`@`%`".into()
         ]));
-        assert!(!has_global_privilege(&[
+        // PROCESS alone shows no table: issue 51.
+        assert!(!sees_every_table(&[
+            "GRANT PROCESS, REPLICATION CLIENT, SHOW DATABASES ON *.* TO `m`@`%`".into()
+        ]));
+        assert!(!sees_every_table(&[
             "GRANT USAGE ON *.* TO `u`@`%`".into(),
             "GRANT SELECT ON `app`.* TO `u`@`%`".into()
         ]));

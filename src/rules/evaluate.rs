@@ -768,6 +768,11 @@ impl Scope for FactScope<'_> {
                 "innodb_data" => match facts.server.as_ref().map(|s| &s.data_size) {
                     None => missing("no server facts"),
                     Some(None) => missing("the data size per engine was not collected"),
+                    // Nothing counted by an account that sees no table is
+                    // unknown, not zero; a partial count is a lower bound.
+                    Some(Some(d)) if !d.complete && innodb_data_bytes(d) == 0 => missing(
+                        "the InnoDB data size is unknown: this account sees no InnoDB table",
+                    ),
                     Some(Some(d)) => Ok(Value::Num(innodb_data_bytes(d) as f64)),
                 },
                 "grant_tables_skipped" => match &facts.server {

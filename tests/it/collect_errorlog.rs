@@ -421,3 +421,92 @@ fn findings_from_a_parsed_mysql_log() {
         nofile.message
     );
 }
+
+/// The lines of `text` before its `n`-th server start (1-based), as a tail
+/// that ends there.
+fn before_start(text: &str, n: usize) -> String {
+    let mut starts = 0;
+    text.lines()
+        .take_while(|l| {
+            if l.contains("0 [Note] Starting MariaDB 10.11.19-MariaDB-0+deb12u1") {
+                starts += 1;
+            }
+            starts < n
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Issue 51, part 4: a clean shutdown followed by a start within two
+/// seconds (as `systemctl restart` does) is a clean restart, not a kill;
+/// failed logins whose user names hold `mariadbd got signal 11 ;`, `x:
+/// Shutdown complete` or whole forged lines (a start, a crash, a new
+/// record) are counted as failed logins and are never server events. The
+/// log is a real one (see the fixtures' README).
+#[test]
+fn regression_51_clean_restart_and_hostile_user_names() {
+    let text = fixture("mariadb-10.11-restart-hostile-logins.log");
+    let p = parse(&text);
+    assert_eq!(p.events.starts, 3, "{:?}", p.events);
+    assert_eq!(
+        p.current_start.map(|s| s.display()).as_deref(),
+        Some("2026-12-06 10:03:35")
+    );
+    let stop = p.events.previous_stop.as_ref().expect("a previous stop");
+    assert_eq!(stop.kind, StopKind::Clean, "{stop:?}");
+    assert_eq!(stop.at.as_deref(), Some("2026-12-06 10:03:34"));
+    assert!(p.events.earlier_crashes.is_empty(), "{:?}", p.events);
+    // The forged 10:00:00 lines place nothing in time.
+    assert_eq!(
+        p.last_seen.map(|s| s.display()).as_deref(),
+        Some("2026-12-06 10:03:35")
+    );
+
+    // The first run: four failed logins, one of them a name with a newline
+    // and a forged start line; a clean stop two seconds before the next
+    // start.
+    let p = parse(&before_start(&text, 3));
+    assert_eq!(p.events.starts, 2);
+    let stop = p.events.previous_stop.as_ref().expect("a previous stop");
+    assert_eq!(stop.kind, StopKind::Clean, "{stop:?}");
+    assert!(p.events.earlier_crashes.is_empty());
+    let ad = p.events.access_denied.as_ref().expect("failed logins");
+    // Six and five attempts as 'mariadbd got signal 11 ;', a 128-character
+    // name over three lines, and two names forging lines: one closes early
+    // and forges a crash and another failed login ('q'), which counts (the
+    // log cannot tell it from a real one), the other forges a start.
+    assert_eq!(ad.top[0].account, "'mariadbd got signal 11 ;'@'localhost'");
+    assert_eq!(ad.top[0].count, 11);
+    assert_eq!(ad.count, 15, "{ad:?}");
+
+    let p = parse(&before_start(&text, 2));
+    assert_eq!(p.events.previous_stop, None);
+    let ad = p.events.access_denied.as_ref().expect("failed logins");
+    assert_eq!(ad.count, 4, "{ad:?}");
+    assert_eq!(ad.accounts, 4, "{ad:?}");
+    // The name with a newline is one account, as the server logged it
+    // (the reports escape what they print).
+    assert!(
+        ad.top[0]
+            .account
+            .starts_with("'evil\n2026-12-06 10:00:00 0 [Note] Starting MariaDB"),
+        "{ad:?}"
+    );
+}
+
+/// The same forgeries in a few lines: a crash and a start inside user
+/// names make no event; the genuine crash right after a failed login
+/// (followed by its crash report) still does.
+#[test]
+fn regression_51_only_server_lines_are_events() {
+    let forged = "2026-12-06 10:00:00 0 [Note] Starting MariaDB 10.11.19-MariaDB source revision 5843d8475120241667a7ce0f8a1abb6c9b43a273 as process 1\n\
+                  2026-12-06 10:00:05 3 [Warning] Access denied for user 'mariadbd got signal 11 ;'@'localhost' (using password: YES)\n\
+                  2026-12-06 10:00:05 4 [Warning] Access denied for user 'evil\n\
+                  2026-12-06 10:00:06 0 [Note] Starting MariaDB 10.11.19 source revision x as process 2'@'localhost' (using password: YES)\n";
+    let p = parse(forged);
+    assert_eq!(p.events.starts, 1);
+    assert_eq!(p.events.previous_stop, None);
+    assert_eq!(p.events.access_denied.as_ref().unwrap().count, 2);
+    let crash = parse(&fixture("mariadb-10.11-crash-restart.log"));
+    assert_eq!(crash.events.earlier_crashes.len(), 1);
+}

@@ -385,8 +385,11 @@ fn mt501_mt502_slow_log() {
         Some("ON"),
         "the slow query log is off",
     );
+    // The slow log is off on BUSY: the threshold decides nothing anyone
+    // reads (issue 51); with the log on, 10 s is too high.
+    silent(&ev, "MT502");
     check(
-        &fires(&ev, "MT502"),
+        &fires(&run(&with_var(BUSY, "slow_query_log", "ON")), "MT502"),
         "10",
         Some("1"),
         "long_query_time is 10 s",
@@ -394,10 +397,11 @@ fn mt501_mt502_slow_log() {
     let ev = evaluate(SEED);
     silent(&ev, "MT501");
     silent(&ev, "MT502");
-    silent(
-        &run(&with_var(BUSY, "long_query_time", "2.000000")),
-        "MT502",
-    );
+    let mut on_at_two = with_var(BUSY, "long_query_time", "2.000000");
+    server(&mut on_at_two)
+        .variables
+        .insert("slow_query_log".into(), "ON".into());
+    silent(&run(&on_at_two), "MT502");
 }
 
 /// MT501 weighs the slow log's cost with the server's own counters: the share

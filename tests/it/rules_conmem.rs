@@ -238,26 +238,50 @@ fn mt204_aborted_connects_high() {
 
 #[test]
 fn mt205_max_connect_errors_too_low() {
+    use mytune::facts::server::HostCache;
+    // 45000 aborted connects, 30000 of them wrong passwords: the global
+    // counters cannot tell which host failed, nor loopback from remote
+    // clients (which alone can be blocked). Without the host cache: not
+    // applicable, with the reason.
     let ev = evaluate(BUSY);
+    assert!(findings(&ev, "MT205").is_empty());
+    let na = not_applicable(&ev, "MT205");
+    assert_eq!(na.len(), 1, "{na:?}");
+    assert!(
+        na[0].starts_with("needs server.host_cache_connect_errors"),
+        "{na:?}"
+    );
+    // The host cache counts 15000 handshake errors of remote hosts.
+    let mut facts = snapshot(BUSY);
+    let s = snapshots::server(&mut facts);
+    s.variables.insert("performance_schema".into(), "ON".into());
+    s.host_cache = Some(HostCache {
+        hosts: 20,
+        connect_errors: 15000,
+        blocked_errors: 0,
+        max_connect_errors: 100,
+    });
+    let ev = eval_facts(&facts, &Profile::default());
     let f = one(&ev, "MT205", "max_connect_errors");
     assert_eq!(f.current.as_deref(), Some("100"));
     assert_eq!(f.recommended.as_deref(), Some("10000"));
-    assert_eq!(f.confidence, Confidence::Low);
+    assert_eq!(f.confidence, Confidence::Medium);
     assert_contains(&f.message, "blocked until FLUSH HOSTS");
-    // 45000 aborted connects, 30000 of them wrong passwords: 15000 count.
     assert_contains(
         &f.message,
-        "while 15000 connection attempts failed for reasons other than a wrong password (Aborted_connects - Access_denied_errors)",
+        "while 15000 handshake errors of remote client hosts count toward blocking them (performance_schema.host_cache)",
     );
     // Same limit, but fewer failed attempts than it: nothing to say.
     assert!(findings(&evaluate(NEAR), "MT205").is_empty());
-    silent_on_tuned("MT205");
+    assert!(findings(&evaluate(TUNED), "MT205").is_empty());
 }
 
 #[test]
 fn mt205_ignores_access_denied_logins() {
     // Every failed connect was a wrong password or an unknown user: those
-    // never block a host (the reproducer of issue 13: 234 failed logins).
+    // never block a host (the reproducer of issue 13: 234 failed logins),
+    // and without the host cache the global counters say nothing about
+    // which host failed (issue 51): never a finding.
     let ev = evaluate_with(
         BUSY,
         &[],
@@ -268,19 +292,13 @@ fn mt205_ignores_access_denied_logins() {
         "{:#?}",
         findings(&ev, "MT205")
     );
-    assert!(not_applicable(&ev, "MT205").is_empty());
-    // Without Access_denied_errors (MySQL) and without the host cache, the
-    // failed connects cannot be told apart: not applicable, not a guess.
     let mut facts = snapshot(BUSY);
     snapshots::server(&mut facts)
         .status
         .remove("access_denied_errors");
     let ev = eval_facts(&facts, &Profile::default());
     assert!(findings(&ev, "MT205").is_empty());
-    assert_eq!(
-        not_applicable(&ev, "MT205"),
-        ["needs status.access_denied_errors (the server does not report it)"]
-    );
+    assert_eq!(not_applicable(&ev, "MT205").len(), 1);
 }
 
 #[test]
@@ -314,7 +332,7 @@ fn mt205_counts_the_host_cache_where_performance_schema_is_on() {
     let f = one(&ev, "MT205", "max_connect_errors");
     assert_contains(
         &f.message,
-        "while 152 handshake errors of client hosts count toward blocking them (performance_schema.host_cache) and connections from blocked hosts were refused",
+        "while 152 handshake errors of remote client hosts count toward blocking them (performance_schema.host_cache) and connections from blocked hosts were refused",
     );
     assert_eq!(f.recommended.as_deref(), Some("10000"));
 }

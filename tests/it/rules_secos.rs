@@ -459,7 +459,7 @@ fn mt708_local_infile_enabled() {
     assert_eq!(f.confidence, Confidence::Medium);
     assert!(
         f.message
-            .starts_with("local_infile is ON: clients may use LOAD DATA LOCAL"),
+            .starts_with("local_infile is ON: this server accepts LOAD DATA LOCAL"),
         "{}",
         f.message
     );

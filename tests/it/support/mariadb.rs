@@ -217,6 +217,34 @@ impl TestServer {
     pub fn kill_and_restart(&mut self) -> Result<(), String> {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.respawn()
+    }
+
+    /// Shut the server down cleanly (`mariadb-admin shutdown`: it logs
+    /// `Shutdown complete`) and start it again at once on the same datadir
+    /// and error log, as `systemctl restart` does.
+    pub fn shutdown_and_restart(&mut self) -> Result<(), String> {
+        let admin = find_program("mariadb-admin", &["/usr/bin/mariadb-admin"])
+            .ok_or("mariadb-admin not found (install mariadb-client)")?;
+        let out = Command::new(admin)
+            .arg("--no-defaults")
+            .arg("-uroot")
+            .arg(format!("--socket={}", self.socket.display()))
+            .arg("shutdown")
+            .output()
+            .map_err(|e| format!("cannot run mariadb-admin: {e}"))?;
+        output_text(out)?;
+        let status = self
+            .child
+            .wait()
+            .map_err(|e| format!("the server did not stop: {e}"))?;
+        if !status.success() {
+            return Err(format!("the server stopped with {status}"));
+        }
+        self.respawn()
+    }
+
+    fn respawn(&mut self) -> Result<(), String> {
         let _ = fs::remove_file(&self.socket);
         self.child = spawn_server(
             &self.mariadbd,

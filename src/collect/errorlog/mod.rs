@@ -9,14 +9,22 @@
 //! (`2025-10-01T20:38:20.318797Z 0 [Warning] [MY-010140] [Server] ...`,
 //! `2024-02-14T19:24:28Z UTC - mysqld got signal 11 ;`).
 //!
+//! Lines are read by their fields (timestamp, thread, severity, subsystem,
+//! message): only a line the server wrote itself can be a start, shutdown
+//! or crash, and a failed login is one record however many lines its user
+//! name holds ([`records`]).
+//!
 //! Runs: a server start is `Starting MariaDB ...` or `... starting as
 //! process N`. Warnings printed just before it (thread 0, within a few
 //! seconds: MariaDB writes its option warnings to standard error before it
 //! opens the log, and `mysqld_safe` puts them in the same file; MySQL logs
-//! them before its start line) belong to that start. The last start is the
+//! them before its start line) belong to that start, but never the
+//! `Shutdown complete` of the run before, however soon the start follows. The last start is the
 //! current one; the run before it ended with `Shutdown complete` (clean),
 //! a fatal signal or failed assertion (crash), or nothing at all (unclean:
 //! killed, out of memory, power lost).
+
+mod records;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -37,8 +45,6 @@ pub const MAX_LINES: usize = 20_000;
 const UPTIME_TOLERANCE_SECS: i64 = 120;
 /// Lines this close before a start line (thread 0) belong to that start.
 const PRESTART_WINDOW_SECS: i64 = 5;
-/// The longest user or host name kept from an access-denied line.
-const ACCOUNT_PART_MAX: usize = 64;
 
 /// Where `log_error` sends the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,11 +263,29 @@ pub struct Line<'a> {
     pub stamp: Option<Stamp>,
     /// The connection/thread id after the timestamp (0: the server itself).
     pub thread: Option<u64>,
+    /// The thread is an OS thread (`0x7f4b…`, InnoDB's own lines): the
+    /// server's, never a connection's.
+    pub os_thread: bool,
     /// `Note`, `Warning`, `ERROR`, `System`.
     pub level: Option<&'a str>,
+    /// MySQL's subsystem tag (`Server`, `InnoDB`, `Repl`), or MariaDB's
+    /// message prefix (`InnoDB`, `Aria`, `WSREP`).
+    pub subsystem: Option<&'a str>,
     /// The message after the level and MySQL's `[MY-…] [Server]` tags.
     pub message: &'a str,
 }
+
+impl Line<'_> {
+    /// Written by the server itself (thread 0, an OS thread, the crash
+    /// handler's lines without a thread, or MySQL's InnoDB start-up
+    /// thread), not on behalf of a client connection.
+    pub fn is_server(&self) -> bool {
+        self.os_thread || matches!(self.thread, None | Some(0)) || self.subsystem == Some("InnoDB")
+    }
+}
+
+/// MariaDB's subsystems that prefix their messages (`InnoDB: ...`).
+const MARIADB_SUBSYSTEMS: [&str; 5] = ["InnoDB", "Aria", "WSREP", "Mroonga", "Spider"];
 
 /// Split one log line into timestamp, thread, level and message. A line
 /// without a timestamp (a backtrace, `Version: ...`) has only a message.
@@ -271,7 +295,9 @@ pub fn parse_line(line: &str) -> Line<'_> {
         return Line {
             stamp: None,
             thread: None,
+            os_thread: false,
             level: None,
+            subsystem: None,
             message: line,
         };
     };
@@ -281,6 +307,7 @@ pub fn parse_line(line: &str) -> Line<'_> {
         rest = r;
     }
     let mut thread = None;
+    let mut os_thread = false;
     let word_end = rest.find(' ').unwrap_or(rest.len());
     let word = &rest[..word_end];
     if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
@@ -292,9 +319,11 @@ pub fn parse_line(line: &str) -> Line<'_> {
     {
         // InnoDB's own lines name the OS thread (`0x7f4b...`), never 0.
         thread = Some(u64::from_str_radix(hex, 16).unwrap_or(1).max(1));
+        os_thread = true;
         rest = rest[word_end..].trim_start();
     }
     let mut level = None;
+    let mut subsystem = None;
     if let Some(r) = rest.strip_prefix('[')
         && let Some(end) = r.find(']')
     {
@@ -309,14 +338,23 @@ pub fn parse_line(line: &str) -> Line<'_> {
                 && let Some(end) = r.find(']')
                 && !r[..end].contains(' ')
             {
+                subsystem = Some(&r[..end]);
                 rest = r[end + 1..].trim_start();
             }
         }
     }
+    if subsystem.is_none()
+        && let Some((prefix, _)) = rest.split_once(": ")
+        && MARIADB_SUBSYSTEMS.contains(&prefix)
+    {
+        subsystem = Some(prefix);
+    }
     Line {
         stamp: Some(stamp),
         thread,
+        os_thread,
         level,
+        subsystem,
         message: rest,
     }
 }
@@ -455,36 +493,53 @@ pub enum Event {
     AccessDenied(String),
 }
 
-/// Classify one line (already split by [`parse_line`]).
+/// Classify one line (already split by [`parse_line`]) by its fields: a
+/// start, shutdown or crash only on a line the server wrote itself
+/// ([`Line::is_server`]) with a timestamp, the message in the server's own
+/// form from its first word; a failed login only on a connection's line
+/// whose message begins with it. Free text elsewhere in a message (a user
+/// name such as `mariadbd got signal 11 ;`) is never an event. A line
+/// without a timestamp is an event only as glibc's failed assertion, which
+/// the crash report follows.
 pub fn classify(line: &Line<'_>) -> Option<Event> {
     let m = line.message;
-    if m.starts_with("Starting MariaDB ") || m.contains(") starting as process ") {
+    if line.stamp.is_none() {
+        return is_glibc_assertion(m).then(|| Event::Crash("assertion failure".into()));
+    }
+    if !line.is_server() {
+        return m
+            .strip_prefix("Access denied for user ")
+            .and_then(account)
+            .map(Event::AccessDenied);
+    }
+    if is_start(m) {
         return Some(Event::Start);
     }
-    if m.contains(": Shutdown complete") {
+    if m.split_once(": Shutdown complete")
+        .is_some_and(|(program, _)| !program.is_empty() && !program.contains(' '))
+    {
         return Some(Event::ShutdownComplete);
     }
-    if let Some(i) = m.find("got signal ") {
-        let n: String = m[i + 11..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
+    // `mariadbd got signal 11 ;`, `/usr/sbin/mysqld got signal 6 ;`
+    if let Some((program, rest)) = m.split_once(" got signal ")
+        && !program.is_empty()
+        && !program.contains(' ')
+    {
+        let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
         if !n.is_empty() {
             return Some(Event::Crash(format!("signal {n}")));
         }
     }
-    if m.contains("got exception ") {
+    if m.split_once(" got exception ")
+        .is_some_and(|(program, _)| !program.is_empty() && !program.contains(' '))
+    {
         return Some(Event::Crash("exception".into()));
     }
-    if m.contains("Assertion failure") || (m.contains(": Assertion `") && m.ends_with("' failed."))
-    {
+    if line.subsystem == Some("InnoDB") && m.contains("Assertion failure") {
         return Some(Event::Crash("assertion failure".into()));
     }
     if m.contains("Starting crash recovery") || m.contains("Database was not shutdown normally") {
         return Some(Event::Recovery);
-    }
-    if let Some(i) = m.find("Access denied for user ") {
-        return account(&m[i + 23..]).map(Event::AccessDenied);
     }
     if let Some(rest) = m.strip_prefix("Could not increase number of max_open_files to more than ")
     {
@@ -501,6 +556,40 @@ pub fn classify(line: &Line<'_>) -> Option<Event> {
     option_warning(m).map(Event::Option)
 }
 
+/// A server start: MariaDB's `Starting MariaDB VERSION ... as process N`,
+/// or `PROGRAM (mysqld VERSION) starting as process N` of MySQL and older
+/// MariaDB.
+fn is_start(m: &str) -> bool {
+    if m.starts_with("Starting MariaDB ") {
+        return ends_with_process(m);
+    }
+    if let Some((program, rest)) = m.split_once(" (")
+        && !program.contains(' ')
+        && let Some((_, after)) = rest.split_once(") starting as process ")
+    {
+        return after
+            .split_whitespace()
+            .next()
+            .is_some_and(|pid| pid.bytes().all(|b| b.is_ascii_digit()));
+    }
+    false
+}
+
+fn ends_with_process(m: &str) -> bool {
+    m.rsplit_once(" as process ").is_some_and(|(_, pid)| {
+        let pid = pid.trim_end();
+        !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// glibc's `PROGRAM: FILE:LINE: FUNCTION: Assertion `EXPR' failed.`.
+fn is_glibc_assertion(m: &str) -> bool {
+    m.ends_with("' failed.")
+        && m.contains(": Assertion `")
+        && m.split_once(": ")
+            .is_some_and(|(program, _)| !program.is_empty() && !program.contains(' '))
+}
+
 fn leading_number(s: &str) -> Option<u64> {
     let n: String = s
         .trim_start()
@@ -511,16 +600,11 @@ fn leading_number(s: &str) -> Option<u64> {
 }
 
 /// `'user'@'host' (using password: YES)` → `'user'@'host'`, each part
-/// clipped.
+/// clipped, read from the end: the host and the closing text are the
+/// server's, the user name anything a client sent.
 fn account(s: &str) -> Option<String> {
-    let s = s.strip_prefix('\'')?;
-    let at = s.find("'@'")?;
-    let user = &s[..at];
-    let rest = &s[at + 3..];
-    let end = rest.rfind("' (").or_else(|| rest.rfind('\''))?;
-    let host = &rest[..end];
-    let clip = |p: &str| -> String { p.chars().take(ACCOUNT_PART_MAX).collect() };
-    Some(format!("'{}'@'{}'", clip(user), clip(host)))
+    let (user, host) = records::split_account(s.strip_prefix('\'')?)?;
+    Some(records::account_text(user, host))
 }
 
 /// `max_open_files: 20000  max_connections: 16770 (was 100000)  table_cache:
@@ -718,11 +802,36 @@ struct Run {
 pub fn parse(text: &str) -> Parsed {
     let all: Vec<&str> = text.lines().collect();
     let dropped = all.len() > MAX_LINES;
-    let lines: Vec<Line<'_>> = all[all.len().saturating_sub(MAX_LINES)..]
+    let raw = &all[all.len().saturating_sub(MAX_LINES)..];
+    let lines: Vec<Line<'_>> = raw.iter().map(|l| parse_line(l)).collect();
+    // Failed logins by their fields first: a user name may hold lines.
+    let roles = records::roles(raw, &lines);
+    let events: Vec<Option<Event>> = lines
         .iter()
-        .map(|l| parse_line(l))
+        .enumerate()
+        .map(|(i, l)| {
+            if roles.inside[i] {
+                return None;
+            }
+            if let Some(a) = &roles.account[i] {
+                return Some(Event::AccessDenied(a.clone()));
+            }
+            let e = classify(l);
+            if roles.untrusted[i] && !matches!(e, Some(Event::AccessDenied(_))) {
+                return None;
+            }
+            e
+        })
         .collect();
-    let events: Vec<Option<Event>> = lines.iter().map(classify).collect();
+
+    // Timestamps a client wrote (inside a user name) place nothing in time.
+    let stamp_of = |i: usize| {
+        if roles.inside[i] {
+            None
+        } else {
+            lines[i].stamp
+        }
+    };
 
     // Where each run begins: a start line, moved back over the thread-0
     // warnings printed just before it.
@@ -742,12 +851,20 @@ pub fn parse(text: &str) -> Parsed {
                 }
                 _ => false,
             };
-            let prestart = matches!(
-                events[b - 1],
-                Some(Event::Option(_) | Event::OpenFiles { .. } | Event::ChangedLimits(_))
-            ) || prev.level.is_some_and(|l| {
-                l.eq_ignore_ascii_case("warning") || l.eq_ignore_ascii_case("note")
-            });
+            // Never over the end of the run before (its `Shutdown
+            // complete`, however soon the start follows: systemctl
+            // restart), nor over a client's line.
+            let prestart = match &events[b - 1] {
+                Some(Event::Option(_) | Event::OpenFiles { .. } | Event::ChangedLimits(_)) => true,
+                Some(_) => false,
+                None => {
+                    !roles.inside[b - 1]
+                        && prev.is_server()
+                        && prev.level.is_some_and(|l| {
+                            l.eq_ignore_ascii_case("warning") || l.eq_ignore_ascii_case("note")
+                        })
+                }
+            };
             if close && prestart && prev.thread.unwrap_or(0) == 0 {
                 b -= 1;
             } else {
@@ -760,8 +877,10 @@ pub fn parse(text: &str) -> Parsed {
     let mut parsed = Parsed {
         lines: lines.len(),
         lines_dropped: dropped,
-        first_seen: lines.iter().find_map(|l| l.stamp),
-        last_seen: lines.iter().filter_map(|l| l.stamp).max_by_key(|s| s.civil),
+        first_seen: (0..lines.len()).find_map(stamp_of),
+        last_seen: (0..lines.len())
+            .filter_map(stamp_of)
+            .max_by_key(|s| s.civil),
         ..Parsed::default()
     };
     parsed.events.starts = begins.len() as u32;
@@ -782,8 +901,8 @@ pub fn parse(text: &str) -> Parsed {
         let mut run = Run::default();
         for i in from..to {
             let l = &lines[i];
-            if l.stamp.is_some() {
-                run.last = l.stamp;
+            if let Some(stamp) = stamp_of(i) {
+                run.last = Some(stamp);
             }
             run.lines += 1;
             match &events[i] {
