@@ -1,11 +1,10 @@
 //! The error log as a real throw-away `mariadbd` writes it (see
-//! `tests/support/mariadb.rs`): a clean restart, and failed logins whose
+//! `tests/it/support/mariadb.rs`): a clean restart, and failed logins whose
 //! user names forge server lines, sent by the real client. Skips with a
 //! printed reason when mariadbd is not installed, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
 
-#[path = "support/mariadb.rs"]
-mod mariadb;
+use crate::support::mariadb;
 
 use std::process::{Command, Output};
 
@@ -13,7 +12,7 @@ use mariadb::TestServer;
 use serde_json::Value;
 
 fn check(server: &TestServer, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mytune"))
+    crate::support::run::mytune_command()
         .arg("check")
         .args(server.mytune_args())
         .args(extra)

@@ -1,14 +1,12 @@
 //! Issue 51, part 7: what a finding says about the log, the server or a
 //! default is true. Each claim is pinned against the real server (a
-//! throw-away `mariadbd`, see `tests/support/mariadb.rs`, and its own
+//! throw-away `mariadbd`, see `tests/it/support/mariadb.rs`, and its own
 //! `--verbose --help`) or the catalog of the product it names. The live
 //! tests skip with a printed reason when mariadbd is not installed, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
 
-#[path = "support/mariadb.rs"]
-mod mariadb;
-#[path = "support/snapshots.rs"]
-mod snapshots;
+use crate::support::mariadb;
+use crate::support::snapshots;
 
 use std::process::{Command, Output};
 
@@ -19,7 +17,7 @@ use mytune::target::{Flavor, Target, Version};
 use serde_json::Value;
 
 fn check(server: &TestServer, extra: &[&str]) -> Value {
-    let out: Output = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out: Output = crate::support::run::mytune_command()
         .arg("check")
         .args(server.mytune_args())
         .args(extra)

@@ -1,5 +1,5 @@
 //! `--read-timeout` against real slow replies (issue 51, part 8): a
-//! throw-away `mariadbd` (see `tests/support/mariadb.rs`) whose account
+//! throw-away `mariadbd` (see `tests/it/support/mariadb.rs`) whose account
 //! audit waits on a table lock another session holds, and a TCP proxy in
 //! front of one that holds back the reply to one chosen statement. A reply
 //! that does not come in time never becomes the next statement's reply:
@@ -8,12 +8,11 @@
 //! printed reason when mariadbd is not installed, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
 
-#[path = "support/mariadb.rs"]
-mod mariadb;
+use crate::support::mariadb;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -23,7 +22,7 @@ use serde_json::Value;
 
 fn mytune(args: &[String]) -> (Output, Duration) {
     let began = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .args(args)
         .env_remove("MYSQL_PWD")
         .env("NO_COLOR", "1")

@@ -1,20 +1,17 @@
 //! What `check` says with a low-privilege account on a throw-away mariadbd
-//! (see `tests/support/mariadb.rs`): a fact the account cannot read is
+//! (see `tests/it/support/mariadb.rs`): a fact the account cannot read is
 //! unknown, never zero, and the README's monitoring account reads all of
 //! them. Skips with a printed reason when mariadbd is not installed, unless
 //! `MYTUNE_REQUIRE_LIVE=1`.
 
-#[path = "support/mariadb.rs"]
-mod mariadb;
-
-use std::process::Command;
+use crate::support::mariadb;
 
 use mariadb::TestServer;
 use serde_json::Value;
 
 /// `check --format json` as `user` (password `pw`) over the socket.
 fn check_as(server: &TestServer, user: &str) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+    let out = crate::support::run::mytune_command()
         .arg("check")
         .arg("--no-defaults")
         .arg(format!("--socket={}", server.socket.display()))
