@@ -344,13 +344,17 @@ pub fn parse_port(s: &str) -> Result<u16, String> {
         .ok_or_else(|| format!("'{s}' is not a TCP port (1 to 65535)"))
 }
 
-/// Is `host` a host name or an IP address (no spaces, slashes or other
-/// characters a name cannot have)?
+/// Is `host` a host name, an IPv4 address or an IPv6 address (with an
+/// optional `%zone`)?
 pub fn valid_host(host: &str) -> bool {
+    if host.contains(':') {
+        let addr = host.split_once('%').map_or(host, |(a, _)| a);
+        return addr.parse::<std::net::Ipv6Addr>().is_ok();
+    }
     !host.is_empty()
         && host
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | ':' | '%'))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
 }
 
 #[cfg(test)]

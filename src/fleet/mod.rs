@@ -18,6 +18,7 @@ pub mod ansible;
 pub mod ansible_ini;
 pub mod ansible_yaml;
 pub mod inventory;
+pub mod outcome;
 pub mod plain;
 pub mod pool;
 

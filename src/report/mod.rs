@@ -5,6 +5,9 @@
 pub mod check_json;
 pub mod check_markdown;
 pub mod check_text;
+pub mod fleet_jsonl;
+pub mod fleet_openmetrics;
+pub mod fleet_text;
 pub mod github;
 pub mod json;
 pub mod markdown;

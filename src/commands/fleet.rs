@@ -1,0 +1,272 @@
+//! `check --inventory` (and `check --format jsonl|openmetrics` for one
+//! server): read the inventories, connect to every server at once within
+//! bounds, judge each with the single-server pipeline
+//! ([`super::check::Judge`]), and write the summary, JSON Lines or metrics.
+//!
+//! Collection (network waits) runs on the pool's threads; judging runs here,
+//! on the main thread, as each server's facts arrive.
+
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime};
+
+use anyhow::bail;
+
+use mytune::atomic::Perms;
+use mytune::check::Selection;
+use mytune::collect::{self, ConnectionConfig, HostMode};
+use mytune::facts::Facts;
+use mytune::fleet::inventory::{self, Endpoint, ProfileOverrides};
+use mytune::fleet::outcome::{self, ServerOutcome};
+use mytune::fleet::pool;
+use mytune::report::{check_text, fleet_jsonl, fleet_openmetrics, fleet_text};
+use mytune::rules::RuleSet;
+
+use super::check::{CheckArgs, CheckFormat, Judge, Judged, profile_for, project_profile};
+
+/// One server to check: where, as whom, and what is known of its host.
+struct Target {
+    name: String,
+    cfg: ConnectionConfig,
+    host_mode: HostMode,
+    profile: ProfileOverrides,
+    /// The memory and the CPUs came from the inventory (not the flags).
+    from_inventory: (bool, bool),
+}
+
+pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::Result<ExitCode> {
+    if !args.inventory.is_empty()
+        && matches!(args.format, CheckFormat::Json | CheckFormat::Markdown)
+    {
+        bail!(
+            "--format json and markdown report one server; with --inventory use text, jsonl or openmetrics"
+        );
+    }
+    let base_profile = project_profile(args)?;
+    let judge = Judge {
+        args,
+        rules,
+        selection,
+    };
+    let mut notes = BTreeSet::new();
+    let (outcomes, skipped) = match &args.snapshot {
+        // One snapshot as a fleet of one (jsonl, openmetrics).
+        Some(path) => {
+            let began = std::time::Instant::now();
+            let facts = super::check::read_snapshot(args, path)?;
+            let profile = profile_for(args, &base_profile, &ProfileOverrides::default())?;
+            let source = format!("snapshot {}", path.display());
+            let Judged { report, notes: n } = judge.judge(facts, source.clone(), false, profile)?;
+            notes.extend(n);
+            let outcome = ServerOutcome {
+                name: path.display().to_string(),
+                endpoint: source,
+                status: Ok(report),
+                duration: began.elapsed(),
+                finished_at: SystemTime::now(),
+            };
+            (vec![outcome], 0)
+        }
+        None => {
+            // Credentials once (a prompt asks once), then one endpoint per server.
+            let base = collect::connect::resolve_from_env(&args.flags.connect)?;
+            let (targets, skipped) = targets(args, &base)?;
+            let outcomes = check_all(args, &judge, &base_profile, targets, &mut notes);
+            (outcomes, skipped)
+        }
+    };
+    for n in notes {
+        mytune::stderr_line!("note: {n}");
+    }
+
+    let (text, perms) = match args.format {
+        CheckFormat::Jsonl => (fleet_jsonl::render(&outcomes, args.verbose), Perms::Private),
+        // node_exporter (its own user) reads the file: it holds names,
+        // versions and counts, no account data.
+        CheckFormat::Openmetrics => (fleet_openmetrics::render(&outcomes, skipped), Perms::Shared),
+        CheckFormat::Text | CheckFormat::Json | CheckFormat::Markdown => {
+            let mut text = fleet_text::render(&outcomes, skipped, args.fail_on);
+            if args.details {
+                for o in &outcomes {
+                    if let Ok(report) = &o.status {
+                        text.push_str(&format!(
+                            "\n── {} ──\n",
+                            mytune::report::safe::escape(&o.name)
+                        ));
+                        text.push_str(&check_text::render(
+                            report,
+                            check_text::Style {
+                                color: false,
+                                width: fleet_text::WIDTH as u16,
+                            },
+                        ));
+                    }
+                }
+            }
+            (text, Perms::Private)
+        }
+    };
+    match &args.output {
+        Some(path) => super::write_file(path, &text, perms)?,
+        None => super::emit(&text)?,
+    }
+    Ok(ExitCode::from(outcome::exit_status(
+        &outcomes,
+        args.fail_on,
+    )))
+}
+
+/// The servers to check: the inventories' entries, or the one server the
+/// connection flags name. Also the number of inventory entries skipped.
+fn targets(args: &CheckArgs, base: &ConnectionConfig) -> anyhow::Result<(Vec<Target>, usize)> {
+    if args.inventory.is_empty() {
+        let target = Target {
+            name: base.endpoint(),
+            cfg: base.clone(),
+            host_mode: args.flags.host_mode(),
+            profile: ProfileOverrides::default(),
+            from_inventory: (false, false),
+        };
+        return Ok((vec![target], 0));
+    }
+    let inv = inventory::load(&args.inventory, base.port)?;
+    for d in &inv.diagnostics {
+        mytune::stderr_line!("mytune: {d}");
+    }
+    if inv.entries.is_empty() {
+        let files: Vec<String> = args
+            .inventory
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        bail!("no server to check in {}", files.join(", "));
+    }
+    let flags = args.flags.host_mode();
+    let targets = inv
+        .entries
+        .into_iter()
+        .map(|e| {
+            let mut cfg = base.clone();
+            match &e.endpoint {
+                Endpoint::Tcp { host, port } => {
+                    cfg.host = Some(host.clone());
+                    cfg.socket = None;
+                    if let Some(p) = port {
+                        cfg.port = *p;
+                    }
+                }
+                Endpoint::Socket(path) => {
+                    cfg.host = None;
+                    cfg.socket = Some(path.clone());
+                }
+            }
+            // The flags describe every host; the inventory each one.
+            let described = flags.description;
+            let host_mode = HostMode {
+                disabled: flags.disabled,
+                description: collect::HostDescription {
+                    memory_bytes: described.memory_bytes.or(e.host.memory_bytes),
+                    cpus: described.cpus.or(e.host.cpus),
+                    disk: described.disk.or(e.host.disk),
+                },
+                paths: Default::default(),
+                described_only: true,
+            };
+            Target {
+                name: e.name,
+                cfg,
+                host_mode,
+                profile: e.profile,
+                from_inventory: (
+                    described.memory_bytes.is_none() && e.host.memory_bytes.is_some(),
+                    described.cpus.is_none() && e.host.cpus.is_some(),
+                ),
+            }
+        })
+        .collect();
+    Ok((targets, inv.diagnostics.len()))
+}
+
+/// Collect every target on the pool and judge each as it arrives.
+fn check_all(
+    args: &CheckArgs,
+    judge: &Judge,
+    base_profile: &(mytune::rules::Profile, Option<String>),
+    targets: Vec<Target>,
+    notes: &mut BTreeSet<String>,
+) -> Vec<ServerOutcome> {
+    let server_opts = args.flags.server_options();
+    let deadline = args
+        .flags
+        .timeout
+        .saturating_add(args.flags.interval.unwrap_or_default());
+    let jobs = if args.inventory.is_empty() {
+        1
+    } else {
+        usize::from(args.jobs)
+    };
+    let work: Vec<(ConnectionConfig, HostMode, (bool, bool))> = targets
+        .iter()
+        .map(|t| (t.cfg.clone(), t.host_mode.clone(), t.from_inventory))
+        .collect();
+    let results = pool::run(work, jobs, deadline, move |(cfg, host_mode, inv)| {
+        let mut facts = collect::collect(&cfg, &server_opts, &host_mode, &mut |_, _| {})
+            .map_err(|e| e.to_string())?;
+        // The header says where the sizes came from.
+        if let Some(h) = facts.host.as_mut() {
+            if inv.0 {
+                h.memory.effective_source = "inventory".into();
+            }
+            if inv.1 {
+                h.cpu.effective_source = "inventory".into();
+            }
+        }
+        Ok::<Facts, String>(facts)
+    });
+    let mut outcomes: Vec<Option<ServerOutcome>> = targets.iter().map(|_| None).collect();
+    for done in results {
+        let t = &targets[done.index];
+        let began = std::time::Instant::now();
+        let status = match done.result {
+            Err(overdue) => Err(overdue.to_string()),
+            Ok(Err(e)) => Err(e),
+            Ok(Ok(facts)) => judge_one(args, judge, base_profile, t, facts, notes),
+        };
+        outcomes[done.index] = Some(ServerOutcome {
+            name: t.name.clone(),
+            endpoint: t.cfg.endpoint(),
+            status,
+            duration: done.elapsed + began.elapsed(),
+            finished_at: SystemTime::now(),
+        });
+    }
+    outcomes
+        .into_iter()
+        .zip(&targets)
+        .map(|(o, t)| {
+            o.unwrap_or_else(|| ServerOutcome {
+                name: t.name.clone(),
+                endpoint: t.cfg.endpoint(),
+                status: Err("mytune could not start its check".into()),
+                duration: Duration::ZERO,
+                finished_at: SystemTime::now(),
+            })
+        })
+        .collect()
+}
+
+fn judge_one(
+    args: &CheckArgs,
+    judge: &Judge,
+    base_profile: &(mytune::rules::Profile, Option<String>),
+    t: &Target,
+    facts: Facts,
+    notes: &mut BTreeSet<String>,
+) -> Result<mytune::check::CheckReport, String> {
+    let profile = profile_for(args, base_profile, &t.profile).map_err(|e| format!("{e:#}"))?;
+    let Judged { report, notes: n } = judge
+        .judge(facts, t.cfg.endpoint(), true, profile)
+        .map_err(|e| format!("{e:#}"))?;
+    notes.extend(n);
+    Ok(report)
+}

@@ -1,0 +1,49 @@
+//! What a fleet run knows of one server when it is over: its report, or why
+//! there is none. The renderers (`crate::report::fleet_*`) format a list of
+//! these; they decide nothing.
+
+use std::time::{Duration, SystemTime};
+
+use crate::check::CheckReport;
+use crate::report::Counts;
+use crate::rules::Severity;
+
+/// One server of the run.
+#[derive(Debug, Clone)]
+pub struct ServerOutcome {
+    /// The inventory's name for it.
+    pub name: String,
+    /// How it was reached (`db1:3306`, `socket /run/mysqld/mysqld.sock`).
+    pub endpoint: String,
+    /// The report, or why the server could not be checked.
+    pub status: Result<CheckReport, String>,
+    /// Connection, collection and judgement.
+    pub duration: Duration,
+    /// When its check ended.
+    pub finished_at: SystemTime,
+}
+
+impl ServerOutcome {
+    pub fn counts(&self) -> Option<Counts> {
+        self.status.as_ref().ok().map(|r| r.summary)
+    }
+
+    /// Whether a finding at or above `level` exists.
+    pub fn reaches(&self, level: Severity) -> bool {
+        self.status
+            .as_ref()
+            .is_ok_and(|r| crate::report::reaches(&r.findings, level))
+    }
+}
+
+/// The exit status of a fleet run: 2 when a server could not be checked,
+/// else 1 when a finding reaches `fail_on`, else 0.
+pub fn exit_status(outcomes: &[ServerOutcome], fail_on: Severity) -> u8 {
+    if outcomes.iter().any(|o| o.status.is_err()) {
+        2
+    } else if outcomes.iter().any(|o| o.reaches(fail_on)) {
+        1
+    } else {
+        0
+    }
+}
