@@ -325,3 +325,68 @@ fn nothing_left_to_check_is_exit_2() {
     assert_eq!(json.status.code(), Some(2));
     assert!(text(&json.stderr).contains("use text, jsonl or openmetrics"));
 }
+
+#[test]
+fn collect_writes_one_snapshot_per_server_for_check_later() {
+    let Some(a) = TestServer::start("") else {
+        return;
+    };
+    let closed = mariadb::free_port().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let inv = dir.path().join("fleet.txt");
+    std::fs::write(
+        &inv,
+        format!(
+            "127.0.0.1:{} db/alpha memory=8G\n127.0.0.1:{closed} down\n",
+            a.port
+        ),
+    )
+    .unwrap();
+    let snaps = dir.path().join("snapshots");
+    let out = mytune(&[
+        "collect",
+        "--inventory",
+        inv.to_str().unwrap(),
+        "--no-defaults",
+        "--user=root",
+        "--connect-timeout=1",
+        "-o",
+        snaps.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("mytune: down: cannot connect to 127.0.0.1:"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("collected 1 of 2 servers into"), "{stderr}");
+    let names: Vec<String> = std::fs::read_dir(&snaps)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["db_alpha.json"]);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&snaps), 0o700);
+    let snap = snaps.join("db_alpha.json");
+    assert_eq!(mode(&snap), 0o600);
+
+    // Judged offline later, with the host the inventory described.
+    let later = mytune(&[
+        "check",
+        "--snapshot",
+        snap.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_slice(&later.stdout).unwrap();
+    report_schema::validate(&v);
+    assert_eq!(v["host"]["memory"]["value"], 8u64 << 30);
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "MT702")
+    );
+}

@@ -7,13 +7,16 @@
 //! on the main thread, as each server's facts arrive.
 
 use std::collections::BTreeSet;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 
 use mytune::atomic::Perms;
 use mytune::check::Selection;
+use mytune::collect::flags::CollectFlags;
 use mytune::collect::{self, ConnectionConfig, HostMode};
 use mytune::facts::Facts;
 use mytune::fleet::inventory::{self, Endpoint, ProfileOverrides};
@@ -25,9 +28,9 @@ use mytune::rules::RuleSet;
 use super::check::{CheckArgs, CheckFormat, Judge, Judged, profile_for, project_profile};
 
 /// One server to check: where, as whom, and what is known of its host.
-struct Target {
-    name: String,
-    cfg: ConnectionConfig,
+pub(super) struct Target {
+    pub(super) name: String,
+    pub(super) cfg: ConnectionConfig,
     host_mode: HostMode,
     profile: ProfileOverrides,
     /// The memory and the CPUs came from the inventory (not the flags).
@@ -70,7 +73,7 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
         None => {
             // Credentials once (a prompt asks once), then one endpoint per server.
             let base = collect::connect::resolve_from_env(&args.flags.connect)?;
-            let (targets, skipped) = targets(args, &base)?;
+            let (targets, skipped) = targets(&args.flags, &args.inventory, &base)?;
             let outcomes = check_all(args, &judge, &base_profile, targets, &mut notes);
             (outcomes, skipped)
         }
@@ -118,30 +121,33 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
 
 /// The servers to check: the inventories' entries, or the one server the
 /// connection flags name. Also the number of inventory entries skipped.
-fn targets(args: &CheckArgs, base: &ConnectionConfig) -> anyhow::Result<(Vec<Target>, usize)> {
-    if args.inventory.is_empty() {
+pub(super) fn targets(
+    flags: &CollectFlags,
+    inventories: &[PathBuf],
+    base: &ConnectionConfig,
+) -> anyhow::Result<(Vec<Target>, usize)> {
+    if inventories.is_empty() {
         let target = Target {
             name: base.endpoint(),
             cfg: base.clone(),
-            host_mode: args.flags.host_mode(),
+            host_mode: flags.host_mode(),
             profile: ProfileOverrides::default(),
             from_inventory: (false, false),
         };
         return Ok((vec![target], 0));
     }
-    let inv = inventory::load(&args.inventory, base.port)?;
+    let inv = inventory::load(inventories, base.port)?;
     for d in &inv.diagnostics {
         mytune::stderr_line!("mytune: {d}");
     }
     if inv.entries.is_empty() {
-        let files: Vec<String> = args
-            .inventory
+        let files: Vec<String> = inventories
             .iter()
             .map(|p| p.display().to_string())
             .collect();
         bail!("no server to check in {}", files.join(", "));
     }
-    let flags = args.flags.host_mode();
+    let flags = flags.host_mode();
     let targets = inv
         .entries
         .into_iter()
@@ -195,34 +201,12 @@ fn check_all(
     targets: Vec<Target>,
     notes: &mut BTreeSet<String>,
 ) -> Vec<ServerOutcome> {
-    let server_opts = args.flags.server_options();
-    let deadline = args
-        .flags
-        .timeout
-        .saturating_add(args.flags.interval.unwrap_or_default());
     let jobs = if args.inventory.is_empty() {
         1
     } else {
         usize::from(args.jobs)
     };
-    let work: Vec<(ConnectionConfig, HostMode, (bool, bool))> = targets
-        .iter()
-        .map(|t| (t.cfg.clone(), t.host_mode.clone(), t.from_inventory))
-        .collect();
-    let results = pool::run(work, jobs, deadline, move |(cfg, host_mode, inv)| {
-        let mut facts = collect::collect(&cfg, &server_opts, &host_mode, &mut |_, _| {})
-            .map_err(|e| e.to_string())?;
-        // The header says where the sizes came from.
-        if let Some(h) = facts.host.as_mut() {
-            if inv.0 {
-                h.memory.effective_source = "inventory".into();
-            }
-            if inv.1 {
-                h.cpu.effective_source = "inventory".into();
-            }
-        }
-        Ok::<Facts, String>(facts)
-    });
+    let results = collect_all(&args.flags, &targets, jobs);
     let mut outcomes: Vec<Option<ServerOutcome>> = targets.iter().map(|_| None).collect();
     for done in results {
         let t = &targets[done.index];
@@ -255,6 +239,37 @@ fn check_all(
         .collect()
 }
 
+/// Collect every target's facts on the pool, at most `jobs` at once, each
+/// within --timeout (plus --interval). Results arrive as servers finish.
+pub(super) fn collect_all(
+    flags: &CollectFlags,
+    targets: &[Target],
+    jobs: usize,
+) -> std::sync::mpsc::Receiver<pool::Done<Result<Facts, String>>> {
+    let server_opts = flags.server_options();
+    let deadline = flags
+        .timeout
+        .saturating_add(flags.interval.unwrap_or_default());
+    let work: Vec<(ConnectionConfig, HostMode, (bool, bool))> = targets
+        .iter()
+        .map(|t| (t.cfg.clone(), t.host_mode.clone(), t.from_inventory))
+        .collect();
+    pool::run(work, jobs, deadline, move |(cfg, host_mode, inv)| {
+        let mut facts = collect::collect(&cfg, &server_opts, &host_mode, &mut |_, _| {})
+            .map_err(|e| e.to_string())?;
+        // The header says where the sizes came from.
+        if let Some(h) = facts.host.as_mut() {
+            if inv.0 {
+                h.memory.effective_source = "inventory".into();
+            }
+            if inv.1 {
+                h.cpu.effective_source = "inventory".into();
+            }
+        }
+        Ok::<Facts, String>(facts)
+    })
+}
+
 fn judge_one(
     args: &CheckArgs,
     judge: &Judge,
@@ -269,4 +284,88 @@ fn judge_one(
         .map_err(|e| format!("{e:#}"))?;
     notes.extend(n);
     Ok(report)
+}
+
+/// `collect --inventory`: every server's snapshot into `dir`, as
+/// `NAME.json`, each written as it arrives. Exit 2 when a server could not
+/// be read (the others are written).
+pub fn collect(
+    flags: &CollectFlags,
+    inventories: &[PathBuf],
+    jobs: u16,
+    dir: &Path,
+) -> anyhow::Result<ExitCode> {
+    let base = collect::connect::resolve_from_env(&flags.connect)?;
+    let (targets, skipped) = targets(flags, inventories, &base)?;
+    if !dir.is_dir() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .with_context(|| format!("cannot create the snapshot directory {}", dir.display()))?;
+    }
+    let files = file_names(&targets);
+    let mut failed = 0;
+    for done in collect_all(flags, &targets, usize::from(jobs)) {
+        let t = &targets[done.index];
+        let facts = match done.result {
+            Err(overdue) => Err(overdue.to_string()),
+            Ok(r) => r,
+        };
+        match facts {
+            Ok(facts) => {
+                let path = dir.join(&files[done.index]);
+                super::write_file(&path, &(facts.to_json() + "\n"), Perms::Private)?;
+            }
+            Err(e) => {
+                failed += 1;
+                mytune::stderr_line!("mytune: {}: {e}", t.name);
+            }
+        }
+    }
+    mytune::stderr_line!(
+        "mytune: collected {} of {} server{} into {}{}",
+        targets.len() - failed,
+        targets.len(),
+        if targets.len() == 1 { "" } else { "s" },
+        dir.display(),
+        if skipped > 0 {
+            format!("; {skipped} inventory entries skipped")
+        } else {
+            String::new()
+        }
+    );
+    Ok(ExitCode::from(if failed > 0 { 2 } else { 0 }))
+}
+
+/// A snapshot file name per target, from its name: letters, digits, `.`,
+/// `-` and `_` kept, anything else `_`; never hidden, never twice.
+fn file_names(targets: &[Target]) -> Vec<String> {
+    let mut used = BTreeSet::new();
+    targets
+        .iter()
+        .map(|t| {
+            let mut stem: String = t
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            if stem.starts_with('.') || stem.is_empty() {
+                stem.insert(0, '_');
+            }
+            let mut name = format!("{stem}.json");
+            let mut n = 2;
+            while !used.insert(name.clone()) {
+                name = format!("{stem}-{n}.json");
+                n += 1;
+            }
+            name
+        })
+        .collect()
 }
