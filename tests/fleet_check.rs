@@ -291,18 +291,27 @@ fn a_password_is_never_printed() {
     let inv = dir.path().join("fleet.txt");
     std::fs::write(&inv, format!("127.0.0.1:{} a\n", a.port)).unwrap();
     let cnf = dir.path().join("client.cnf");
-    for (pw, code) in [("wrong-pw-9917", 2), ("right-pw-4821", 1)] {
-        std::fs::write(&cnf, format!("[client]\nuser=mon\npassword={pw}\n")).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
-            .args(["check", "--inventory", inv.to_str().unwrap()])
+    // The fleet's account in [client_fleet], read with --defaults-group-suffix
+    // as the mysql client reads it; [client] alone has another password.
+    std::fs::write(
+        &cnf,
+        "[client]\nuser=mon\npassword=wrong-pw-9917\n[client_fleet]\nuser=mon\npassword=right-pw-4821\n",
+    )
+    .unwrap();
+    for (suffix, code) in [(None, 2), (Some("_fleet"), 1)] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mytune"));
+        cmd.args(["check", "--inventory", inv.to_str().unwrap()])
             .arg(format!("--defaults-file={}", cnf.display()))
             .args(["--format", "jsonl"])
             .env_remove("MYSQL_PWD")
-            .output()
-            .unwrap();
+            .env_remove("MYSQL_GROUP_SUFFIX");
+        if let Some(sfx) = suffix {
+            cmd.arg(format!("--defaults-group-suffix={sfx}"));
+        }
+        let out = cmd.output().unwrap();
         let all = text(&out.stdout) + &text(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "{all}");
-        assert!(!all.contains(pw), "{all}");
+        assert!(!all.contains("pw-"), "{all}");
     }
 }
 
