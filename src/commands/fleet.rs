@@ -3,13 +3,14 @@
 //! bounds, judge each with the single-server pipeline
 //! ([`super::check::Judge`]), and write the summary, JSON Lines or metrics.
 //!
-//! Collection (network waits) runs on the pool's threads; judging runs here,
-//! on the main thread, as each server's facts arrive.
+//! Collection (network waits) runs on the pool's threads; judging runs on
+//! one thread per CPU as each server's facts arrive.
 
 use std::collections::BTreeSet;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, bail};
@@ -193,7 +194,9 @@ pub(super) fn targets(
     Ok((targets, inv.diagnostics.len()))
 }
 
-/// Collect every target on the pool and judge each as it arrives.
+/// Collect every target on the pool and judge each as it arrives, on as
+/// many threads as there are CPUs (judging is the CPU part of a check; the
+/// pool's threads mostly wait on the network).
 fn check_all(
     args: &CheckArgs,
     judge: &Judge,
@@ -206,25 +209,49 @@ fn check_all(
     } else {
         usize::from(args.jobs)
     };
-    let results = collect_all(&args.flags, &targets, jobs);
-    let mut outcomes: Vec<Option<ServerOutcome>> = targets.iter().map(|_| None).collect();
-    for done in results {
-        let t = &targets[done.index];
-        let began = std::time::Instant::now();
-        let status = match done.result {
-            Err(overdue) => Err(overdue.to_string()),
-            Ok(Err(e)) => Err(e),
-            Ok(Ok(facts)) => judge_one(args, judge, base_profile, t, facts, notes),
-        };
-        outcomes[done.index] = Some(ServerOutcome {
-            name: t.name.clone(),
-            endpoint: t.cfg.endpoint(),
-            status,
-            duration: done.elapsed + began.elapsed(),
-            finished_at: SystemTime::now(),
-        });
-    }
+    let results = Mutex::new(collect_all(&args.flags, &targets, jobs));
+    let outcomes: Mutex<Vec<Option<ServerOutcome>>> =
+        Mutex::new(targets.iter().map(|_| None).collect());
+    let shared_notes = Mutex::new(BTreeSet::new());
+    let judges = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, targets.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..judges {
+            scope.spawn(|| {
+                loop {
+                    // One judge at a time waits for the next result.
+                    let next = results.lock().map(|rx| rx.recv());
+                    let Ok(Ok(done)) = next else { break };
+                    let t = &targets[done.index];
+                    let began = std::time::Instant::now();
+                    let mut n = BTreeSet::new();
+                    let status = match done.result {
+                        Err(overdue) => Err(overdue.to_string()),
+                        Ok(Err(e)) => Err(e),
+                        Ok(Ok(facts)) => judge_one(args, judge, base_profile, t, facts, &mut n),
+                    };
+                    let outcome = ServerOutcome {
+                        name: t.name.clone(),
+                        endpoint: t.cfg.endpoint(),
+                        status,
+                        duration: done.elapsed + began.elapsed(),
+                        finished_at: SystemTime::now(),
+                    };
+                    if let Ok(mut all) = shared_notes.lock() {
+                        all.extend(n);
+                    }
+                    if let Ok(mut o) = outcomes.lock() {
+                        o[done.index] = Some(outcome);
+                    }
+                }
+            });
+        }
+    });
+    notes.extend(shared_notes.into_inner().unwrap_or_default());
     outcomes
+        .into_inner()
+        .unwrap_or_default()
         .into_iter()
         .zip(&targets)
         .map(|(o, t)| {
