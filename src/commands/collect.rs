@@ -29,7 +29,7 @@ pub struct CollectArgs {
     #[arg(long, value_name = "FILE", requires = "out", conflicts_with_all = ["host", "socket", "protocol"])]
     pub inventory: Vec<PathBuf>,
     /// With --inventory: how many servers are read at once.
-    #[arg(long, value_name = "N", default_value_t = 32, requires = "inventory",
+    #[arg(long, value_name = "N", default_value_t = 128, requires = "inventory",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
     /// Print help.
