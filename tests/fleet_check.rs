@@ -62,6 +62,23 @@ fn lines(o: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// A TCP listener that answers every connection with bytes that are not
+/// the MySQL protocol (an HTTP server on the wrong port), then closes it.
+fn garbage() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in l.incoming() {
+            let Ok(mut c) = conn else { return };
+            let _ = std::io::Write::write_all(
+                &mut c,
+                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n\xff\xfe\x00garbage",
+            );
+        }
+    });
+    port
+}
+
 /// A TCP listener that accepts connections and never says a word, as a
 /// hung server or a firewall that swallows packets after the handshake.
 fn blackhole() -> (TcpListener, u16) {
@@ -80,6 +97,7 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
     };
     let (_hole, hole_port) = blackhole();
     let closed = mariadb::free_port().unwrap();
+    let junk = garbage();
     let dir = tempfile::tempdir().unwrap();
     let inv = dir.path().join("fleet.txt");
     std::fs::write(
@@ -92,7 +110,8 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
              127.0.0.1:{closed} closed\n\
              db.nosuch.invalid:3306 nxdomain\n\
              db9:not-a-port broken\n\
-             127.0.0.1:{} alpha-again\n",
+             127.0.0.1:{} alpha-again\n\
+             127.0.0.1:{junk} garbage\n",
             a.port, b.port, a.port
         ),
     )
@@ -113,9 +132,12 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
 
     let l = lines(&out);
     let names: Vec<&str> = l.iter().map(|v| v["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["alpha", "beta", "silent", "closed", "nxdomain"]);
+    assert_eq!(
+        names,
+        ["alpha", "beta", "silent", "closed", "nxdomain", "garbage"]
+    );
     let status: Vec<&str> = l.iter().map(|v| v["status"].as_str().unwrap()).collect();
-    assert_eq!(status, ["ok", "ok", "error", "error", "error"]);
+    assert_eq!(status, ["ok", "ok", "error", "error", "error", "error"]);
 
     // alpha's host is the inventory's; beta's is unknown: a fleet entry
     // never gets this machine's facts, even on a loopback address.
@@ -145,6 +167,11 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
     assert!(err(2).contains("timed out"), "{}", err(2));
     assert!(err(3).contains("nothing is listening"), "{}", err(3));
     assert!(err(4).contains("db.nosuch.invalid:3306"), "{}", err(4));
+    assert!(
+        err(5).starts_with(&format!("cannot connect to 127.0.0.1:{junk}")),
+        "{}",
+        err(5)
+    );
     for failed in &l[2..] {
         assert!(failed.get("findings").is_none(), "{failed}");
     }

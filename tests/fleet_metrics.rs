@@ -335,3 +335,58 @@ fn kubernetes_cronjob_is_well_formed() {
         assert!(volumes.contains(&m["name"].as_str().unwrap()), "{m:?}");
     }
 }
+
+#[test]
+fn one_server_as_metrics_keeps_this_host_s_facts() {
+    let Some(promtool) = program("promtool", "prometheus") else {
+        return;
+    };
+    let Some(server) = TestServer::start("") else {
+        return;
+    };
+    // No inventory: the server of this host over its socket, named by its
+    // endpoint, judged with this machine's facts as `check` judges it.
+    let out = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("check")
+        .args(server.mytune_args())
+        .args(["--format", "openmetrics"])
+        .env_remove("MYSQL_PWD")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let body = text(&out.stdout);
+    let name = format!("socket {}", server.socket.display());
+    assert!(
+        body.contains(&format!("mytune_check_success{{server=\"{name}\"}} 1")),
+        "{body}"
+    );
+    let jsonl = Command::new(env!("CARGO_BIN_EXE_mytune"))
+        .arg("check")
+        .args(server.mytune_args())
+        .args(["--format", "jsonl"])
+        .env_remove("MYSQL_PWD")
+        .output()
+        .unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&jsonl.stdout).unwrap();
+    assert_eq!(line["status"], "ok");
+    assert!(
+        line["host"]["memory"]["value"].as_u64().unwrap() > 0,
+        "{line}"
+    );
+    assert_ne!(line["host"]["memory"]["source"], "inventory");
+    let mut child = Command::new(promtool)
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(body.as_bytes())
+        .unwrap();
+    let checked = child.wait_with_output().unwrap();
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+}
