@@ -19,16 +19,25 @@ const NAME: usize = 18;
 const VERSION: usize = 16;
 const COUNT: usize = 4;
 
-/// `s` in exactly `width` characters: padded, or cut with `…`.
+/// `s` in exactly `width` columns (a wide character takes two): padded, or
+/// cut with `…`.
 fn fit(s: &str, width: usize) -> String {
-    let n = s.chars().count();
+    let cols = textwrap::core::display_width;
+    let n = cols(s);
     if n <= width {
-        format!("{s}{}", " ".repeat(width - n))
-    } else {
-        let mut cut: String = s.chars().take(width.saturating_sub(1)).collect();
-        cut.push('…');
-        cut
+        return format!("{s}{}", " ".repeat(width - n));
     }
+    let mut cut = String::new();
+    for c in s.chars() {
+        let mut next = cut.clone();
+        next.push(c);
+        if cols(&next) > width.saturating_sub(1) {
+            break;
+        }
+        cut = next;
+    }
+    let pad = width.saturating_sub(1 + cols(&cut));
+    format!("{cut}{}…", " ".repeat(pad))
 }
 
 /// The summary table and the reasons of the servers not checked.
@@ -116,5 +125,8 @@ mod tests {
         assert_eq!(fit("abc", 5), "abc  ");
         assert_eq!(fit("abcdef", 5), "abcd…");
         assert_eq!(fit("abcde", 5), "abcde");
+        // Wide characters take two columns.
+        assert_eq!(fit("数据库服务器", 5), "数据…");
+        assert_eq!(fit("数据", 5), "数据 ");
     }
 }
