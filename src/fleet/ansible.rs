@@ -352,15 +352,24 @@ impl AnsibleInventory {
             }
         };
         let port = match first(&["mytune_port", "mysql_port"])? {
-            Some((t, line)) => Some(super::inventory::parse_port(&t).map_err(|e| (line, e))?),
+            Some((t, line)) => Some(
+                super::inventory::parse_port(&t)
+                    .map_err(|e| (line, format!("the MySQL port: {e}")))?,
+            ),
             None => None,
         };
         let mut desc = HostDescription::default();
         let mut profile = ProfileOverrides::default();
         for setting in SETTINGS {
             let prefixed = format!("mytune_{setting}");
-            if let Some((t, line)) = first(&[prefixed.as_str(), setting])? {
-                apply_setting(setting, &t, &mut desc, &mut profile).map_err(|e| (line, e))?;
+            let keys = [prefixed.as_str(), setting];
+            if let Some((t, line)) = first(&keys)? {
+                let key = keys
+                    .iter()
+                    .find(|k| vars.contains_key(**k))
+                    .unwrap_or(&setting);
+                apply_setting(setting, &t, &mut desc, &mut profile)
+                    .map_err(|e| (line, format!("{key}: {e}")))?;
             }
         }
         Ok(Entry {

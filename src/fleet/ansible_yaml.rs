@@ -4,9 +4,9 @@
 //! again). What the plugin skips with a warning, mytune skips with a
 //! diagnostic.
 //!
-//! YAML values carry no line numbers here: a problem names the file, the
-//! group and the host. A YAML syntax error names its line and leaves the
-//! file out. Scalars follow YAML 1.2 (`yes` is text; Ansible's YAML 1.1
+//! YAML values carry no line numbers here: a problem names the line where
+//! its host is first a key (found in the text), the group and the host. A
+//! YAML syntax error names its line and leaves the file out. Scalars follow YAML 1.2 (`yes` is text; Ansible's YAML 1.1
 //! reader makes it `true`), which changes none of the values mytune reads.
 
 use std::path::Path;
@@ -42,7 +42,7 @@ pub fn parse(path: &Path, text: &str) -> (AnsibleInventory, Vec<Diagnostic>) {
         Value::Mapping(groups) => {
             for (name, data) in &groups {
                 let name = key_text(name);
-                group(&mut inv, &name, data, &mut say, 0);
+                group(&mut inv, text, &name, data, &mut say, 0);
             }
         }
         Value::Null => say(None, "the inventory is empty".into()),
@@ -80,6 +80,7 @@ fn as_mapping(v: &Value) -> Option<Option<serde_norway::Mapping>> {
 
 fn group(
     inv: &mut AnsibleInventory,
+    text: &str,
     name: &str,
     data: &Value,
     say: &mut dyn FnMut(Option<u32>, String),
@@ -130,7 +131,7 @@ fn group(
             "children" => {
                 for (child, child_data) in &section {
                     let child = key_text(child);
-                    group(inv, &child, child_data, say, depth + 1);
+                    group(inv, text, &child, child_data, say, depth + 1);
                     if let Err(e) = inv.add_child(name, &child) {
                         say(None, format!("group {name}: {e}; skipped"));
                     }
@@ -139,8 +140,9 @@ fn group(
             "hosts" => {
                 for (pattern, vars) in &section {
                     let pattern = key_text(pattern);
-                    if let Err(e) = hosts(inv, name, &pattern, vars) {
-                        say(None, format!("group {name}: host {pattern}: {e}; skipped"));
+                    let line = key_line(text, &pattern);
+                    if let Err(e) = hosts(inv, name, &pattern, vars, line) {
+                        say(line, format!("group {name}: host {pattern}: {e}; skipped"));
                     }
                 }
             }
@@ -159,6 +161,7 @@ fn hosts(
     group: &str,
     pattern: &str,
     vars: &Value,
+    line: Option<u32>,
 ) -> Result<(), String> {
     let vars = match vars {
         Value::Null => serde_norway::Mapping::new(),
@@ -167,7 +170,7 @@ fn hosts(
     };
     let (names, port) = split_port(pattern)?;
     for host in expand_ranges(&names)? {
-        let new = inv.add_host(group, &host, None);
+        let new = inv.add_host(group, &host, line);
         if let Some(p) = port.filter(|_| new) {
             inv.set_host_var(&host, "ansible_port", Json::from(p), None);
         }
@@ -176,6 +179,25 @@ fn hosts(
         }
     }
     Ok(())
+}
+
+/// The first line that has `key` as a mapping key (`key:`, `'key':` or
+/// `"key":`), for diagnostics: YAML values carry no positions here.
+fn key_line(text: &str, key: &str) -> Option<u32> {
+    let forms = [
+        format!("{key}:"),
+        format!("'{key}':"),
+        format!("\"{key}\":"),
+    ];
+    text.lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ");
+            forms.iter().any(|f| {
+                t.strip_prefix(f.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '#']))
+            })
+        })
+        .map(|i| i as u32 + 1)
 }
 
 /// A YAML value as JSON (what `ansible-inventory --list` prints).
@@ -243,6 +265,10 @@ all:
             diags[0].message.contains("other is not a mapping"),
             "{diags:?}"
         );
+        // Hosts know the line they are first a key on.
+        let (entries, _) = inv.entries(Path::new("fleet.yml"));
+        let at: Vec<Option<u32>> = entries.iter().map(|e| e.origin.line).collect();
+        assert_eq!(at, [Some(5), Some(9), Some(9), Some(11)]);
     }
 
     #[test]
