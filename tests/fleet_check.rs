@@ -250,16 +250,31 @@ fn exit_status_follows_fail_on_when_every_server_answers() {
     std::fs::write(
         &inv,
         format!(
-            "all:\n  children:\n    mysql:\n      hosts:\n        a:\n          ansible_host: 127.0.0.1\n          mysql_port: {}\n        b:\n          ansible_host: 127.0.0.1\n          mytune_port: {}\n",
-            a.port, b.port
+            "all:\n  children:\n    mysql:\n      hosts:\n        a:\n          ansible_host: 127.0.0.1\n          mysql_port: {}\n        b:\n          ansible_host: 127.0.0.1\n          mytune_port: {}\n    web:\n      hosts:\n        www1:\n          ansible_host: 127.0.0.1\n          mysql_port: {}\n",
+            a.port,
+            b.port,
+            mariadb::free_port().unwrap()
         ),
     )
     .unwrap();
+    // The web servers of the same inventory are left out with --group.
+    let all = check_inventory(&inv, &["--format", "jsonl"]);
+    assert_eq!(all.status.code(), Some(2));
+    assert_eq!(lines(&all).len(), 3);
+    let typo = check_inventory(&inv, &["--group", "mysq"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(text(&typo.stderr).contains("--group: no host of the inventories is in mysq"));
     // Fresh servers let root in without a password: crit (MT702).
-    let crit = check_inventory(&inv, &["--fail-on", "crit", "--format", "jsonl"]);
+    let crit = check_inventory(
+        &inv,
+        &["--group", "mysql", "--fail-on", "crit", "--format", "jsonl"],
+    );
     assert_eq!(crit.status.code(), Some(1), "{}", text(&crit.stderr));
     assert_eq!(lines(&crit).len(), 2);
-    let quiet = check_inventory(&inv, &["--fail-on", "crit", "--skip", "security"]);
+    let quiet = check_inventory(
+        &inv,
+        &["--group=mysql", "--fail-on", "crit", "--skip", "security"],
+    );
     assert_eq!(quiet.status.code(), Some(0), "{}", text(&quiet.stdout));
 }
 

@@ -28,6 +28,10 @@ pub struct CollectArgs {
     /// still written.
     #[arg(long, value_name = "FILE", requires = "out", conflicts_with_all = ["host", "socket", "protocol"])]
     pub inventory: Vec<PathBuf>,
+    /// With --inventory: only the hosts of this Ansible group (directly or through its child
+    /// groups); repeat for several.
+    #[arg(long, value_name = "GROUP", requires = "inventory")]
+    pub group: Vec<String>,
     /// With --inventory: how many servers are read at once.
     #[arg(long, value_name = "N", default_value_t = 128, requires = "inventory",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -43,7 +47,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
             .out
             .as_deref()
             .expect("clap requires -o with --inventory");
-        return super::fleet::collect(&args.flags, &args.inventory, args.jobs, dir);
+        return super::fleet::collect(&args.flags, &args.inventory, &args.group, args.jobs, dir);
     }
     let (facts, endpoint) = args.flags.collect()?;
     let json = facts.to_json();

@@ -74,7 +74,7 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
         None => {
             // Credentials once (a prompt asks once), then one endpoint per server.
             let base = collect::connect::resolve_from_env(&args.flags.connect)?;
-            let (targets, skipped) = targets(&args.flags, &args.inventory, &base)?;
+            let (targets, skipped) = targets(&args.flags, &args.inventory, &args.group, &base)?;
             let outcomes = check_all(args, &judge, &base_profile, targets, &mut notes);
             (outcomes, skipped)
         }
@@ -125,6 +125,7 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
 pub(super) fn targets(
     flags: &CollectFlags,
     inventories: &[PathBuf],
+    groups: &[String],
     base: &ConnectionConfig,
 ) -> anyhow::Result<(Vec<Target>, usize)> {
     if inventories.is_empty() {
@@ -137,10 +138,11 @@ pub(super) fn targets(
         };
         return Ok((vec![target], 0));
     }
-    let inv = inventory::load(inventories, base.port)?;
+    let mut inv = inventory::load(inventories, base.port)?;
     for d in &inv.diagnostics {
         mytune::stderr_line!("mytune: {d}");
     }
+    inv.select(groups).map_err(|e| anyhow::anyhow!(e))?;
     if inv.entries.is_empty() {
         let files: Vec<String> = inventories
             .iter()
@@ -319,11 +321,12 @@ fn judge_one(
 pub fn collect(
     flags: &CollectFlags,
     inventories: &[PathBuf],
+    groups: &[String],
     jobs: u16,
     dir: &Path,
 ) -> anyhow::Result<ExitCode> {
     let base = collect::connect::resolve_from_env(&flags.connect)?;
-    let (targets, skipped) = targets(flags, inventories, &base)?;
+    let (targets, skipped) = targets(flags, inventories, groups, &base)?;
     if !dir.is_dir() {
         std::fs::DirBuilder::new()
             .recursive(true)

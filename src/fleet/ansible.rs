@@ -249,9 +249,9 @@ impl AnsibleInventory {
         d
     }
 
-    /// A host's variables as Ansible merges them: `all`, then its groups by
-    /// (depth, ansible_group_priority, name), then its own.
-    pub fn merged_vars(&self, host: &str) -> BTreeMap<String, Var> {
+    /// The groups `host` is in: those listing it, their parents up to
+    /// `all`, and `all`.
+    pub fn groups_of(&self, host: &str) -> BTreeSet<String> {
         let mut groups: BTreeSet<String> = self
             .groups
             .iter()
@@ -267,6 +267,13 @@ impl AnsibleInventory {
             }
         }
         groups.insert("all".into());
+        groups
+    }
+
+    /// A host's variables as Ansible merges them: `all`, then its groups by
+    /// (depth, ansible_group_priority, name), then its own.
+    pub fn merged_vars(&self, host: &str) -> BTreeMap<String, Var> {
+        let groups = self.groups_of(host);
         let mut memo = BTreeMap::new();
         let mut ordered: Vec<(u32, i64, String)> = groups
             .into_iter()
@@ -384,6 +391,7 @@ impl AnsibleInventory {
                 file: file.to_path_buf(),
                 line: h.line,
             },
+            groups: self.groups_of(&h.name),
         })
     }
 }

@@ -19,7 +19,7 @@
 //! facts), `durability`, `workload`, `observability`, `connections`, `share`
 //! its profile.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -128,6 +128,9 @@ pub struct Entry {
     pub host: HostDescription,
     pub profile: ProfileOverrides,
     pub origin: Origin,
+    /// The Ansible groups it is in, directly or through child groups (`all`
+    /// included); none for a plain list.
+    pub groups: BTreeSet<String>,
 }
 
 /// Every readable entry of the inventories, duplicates removed, and what was
@@ -136,6 +139,31 @@ pub struct Entry {
 pub struct Inventory {
     pub entries: Vec<Entry>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Inventory {
+    /// Keep the entries in any of `groups` (`--group`); none given keeps
+    /// all. A group no entry is in is an error naming it, so a typo does not
+    /// quietly check nothing.
+    pub fn select(&mut self, groups: &[String]) -> Result<(), String> {
+        if groups.is_empty() {
+            return Ok(());
+        }
+        let unknown: Vec<&str> = groups
+            .iter()
+            .filter(|g| !self.entries.iter().any(|e| e.groups.contains(*g)))
+            .map(String::as_str)
+            .collect();
+        if !unknown.is_empty() {
+            return Err(format!(
+                "--group: no host of the inventories is in {} (groups come from Ansible inventories)",
+                unknown.join(", ")
+            ));
+        }
+        self.entries
+            .retain(|e| groups.iter().any(|g| e.groups.contains(g)));
+        Ok(())
+    }
 }
 
 /// An inventory that cannot be read at all.
@@ -378,6 +406,7 @@ mod tests {
                 file: "fleet.txt".into(),
                 line: Some(line),
             },
+            groups: BTreeSet::new(),
         }
     }
 

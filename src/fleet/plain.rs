@@ -87,6 +87,7 @@ fn parse_line(raw: &str, origin: &Origin) -> Result<Option<Entry>, String> {
         host,
         profile,
         origin: origin.clone(),
+        groups: Default::default(),
     }))
 }
 
