@@ -218,6 +218,12 @@ fn check_all(
     // A count on standard error while servers are being checked, when it is
     // a terminal (never in a log or a pipe).
     let progress = Progress::new(targets.len());
+    // The summary and the metrics need counts and names, not whole reports.
+    let slim = match args.format {
+        CheckFormat::Openmetrics => true,
+        CheckFormat::Text => !args.details,
+        CheckFormat::Json | CheckFormat::Markdown | CheckFormat::Jsonl => false,
+    };
     let judges = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, targets.len().max(1));
@@ -236,13 +242,16 @@ fn check_all(
                         Ok(Err(e)) => Err(e),
                         Ok(Ok(facts)) => judge_one(args, judge, base_profile, t, facts, &mut n),
                     };
-                    let outcome = ServerOutcome {
+                    let mut outcome = ServerOutcome {
                         name: t.name.clone(),
                         endpoint: t.cfg.endpoint(),
                         status,
                         duration: done.elapsed + began.elapsed(),
                         finished_at: SystemTime::now(),
                     };
+                    if slim {
+                        outcome.slim();
+                    }
                     if let Ok(mut all) = shared_notes.lock() {
                         all.extend(n);
                     }

@@ -28,6 +28,25 @@ impl ServerOutcome {
         self.status.as_ref().ok().map(|r| r.summary)
     }
 
+    /// Drop what only the full report shows (each finding's rationale,
+    /// sources and fix, the suggested changes, the rules that did not
+    /// apply), for outputs that count and name findings: the summary and
+    /// the metrics. A fleet run then keeps a few KiB per server, not the
+    /// whole report, until it writes them.
+    pub fn slim(&mut self) {
+        if let Ok(r) = &mut self.status {
+            for f in &mut r.findings {
+                f.rationale = String::new();
+                f.sources = Vec::new();
+                f.tags = Vec::new();
+                f.fix = None;
+                f.location = None;
+            }
+            r.changes = Vec::new();
+            r.not_applicable = Vec::new();
+        }
+    }
+
     /// Whether a finding at or above `level` exists.
     pub fn reaches(&self, level: Severity) -> bool {
         self.status
