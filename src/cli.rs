@@ -20,8 +20,10 @@ page, `mytune completions SHELL` for shell completions.";
 pub const JUDGE_EXIT_CODES: &str = "\
 Exit status:
   0  no finding at or above --fail-on
-  1  findings at or above --fail-on (default warn)
-  2  usage error, unreadable or missing input, unknown target, or (check) no connection";
+  1  findings at or above --fail-on (default warn); with --inventory: on any server
+  2  usage error, unreadable or missing input, unknown target, or no connection; with
+     --inventory: any server that could not be checked, or no server left to check (the
+     others are still reported)";
 
 /// Exit codes of `lint`, whose `--diff` answers another question.
 pub const LINT_EXIT_CODES: &str = "\

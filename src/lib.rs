@@ -11,6 +11,7 @@ pub mod check;
 pub mod cnf;
 pub mod collect;
 pub mod facts;
+pub mod fleet;
 pub mod generate;
 pub mod input;
 pub mod lint;

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::facts::Facts;
 use crate::generate::plan::{self, Plan, same_value};
-use crate::rules::{EvalInput, Finding, NotApplicable, Profile, RuleSet};
+use crate::rules::{EvalInput, Finding, NotApplicable, Profile, Rule, RuleSet};
 
 /// The findings of one coherent report.
 #[derive(Debug, Clone, Default)]
@@ -80,8 +80,10 @@ pub fn evaluate(
     // again with the later changes in place, may want another one (a pool
     // rounded to the instance count MT122 set after MT101 had decided):
     // take it into the plan and judge again, a few times at most.
+    // What each rule reads, once for all passes.
+    let reads: Vec<BTreeSet<String>> = rules.rules().iter().map(Rule::read_settings).collect();
     for _ in 0..MAX_PASSES {
-        let (out, overrides) = judge(rules, facts, profile, known, defaults, &plan);
+        let (out, overrides) = judge(rules, &reads, facts, profile, known, defaults, &plan);
         if overrides.is_empty() {
             return Coherent {
                 plan: Some(plan),
@@ -94,7 +96,7 @@ pub fn evaluate(
             }
         }
     }
-    let (mut out, overrides) = judge(rules, facts, profile, known, defaults, &plan);
+    let (mut out, overrides) = judge(rules, &reads, facts, profile, known, defaults, &plan);
     for f in &mut out.findings {
         if let (Some(var), Some(rec)) = (&f.variable, &mut f.recommended)
             && let Some(v) = overrides.get(var)
@@ -114,6 +116,7 @@ const MAX_PASSES: usize = 4;
 /// at their live values), and the values deciders now want instead.
 fn judge(
     rules: &RuleSet,
+    reads: &[BTreeSet<String>],
     facts: &Facts,
     profile: &Profile,
     known: &dyn Fn(&str) -> bool,
@@ -125,7 +128,15 @@ fn judge(
     let mut overrides: BTreeMap<String, String> = BTreeMap::new();
     // Facts per set of variables left at their live values.
     let mut cache: BTreeMap<Vec<String>, Facts> = BTreeMap::new();
-    for rule in rules.rules() {
+    for (rule, read) in rules.rules().iter().zip(reads) {
+        // Names Rule::read_settings cannot list (not identifiers) are
+        // searched for.
+        let reads_setting = |name: &str| {
+            read.contains(name)
+                || (!name.starts_with("sysctl:")
+                    && !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && rule.reads(name))
+        };
         let own: BTreeSet<&str> = rule.recommend.iter().map(|r| r.variable.as_str()).collect();
         let kept: Vec<String> = changed
             .iter()
@@ -141,7 +152,7 @@ fn judge(
         });
         let premise: Vec<&&plan::Setting> = changed
             .iter()
-            .filter(|s| !own.contains(s.name.as_str()) && rule.reads(&s.name))
+            .filter(|s| !own.contains(s.name.as_str()) && reads_setting(&s.name))
             .collect();
         let ev = rules.evaluate_rule(
             rule,
@@ -245,5 +256,43 @@ fn join(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use crate::rules::RuleSet;
+
+    /// `read_settings` lists exactly the settings `reads` says yes to, for
+    /// every built-in rule and every setting any rule reads (and a few no
+    /// rule does).
+    #[test]
+    fn read_settings_agrees_with_reads() {
+        let rules = RuleSet::builtin().unwrap();
+        let mut names: BTreeSet<String> = rules
+            .rules()
+            .iter()
+            .flat_map(|r| r.read_settings())
+            .collect();
+        assert!(names.len() > 50, "{names:?}");
+        assert!(names.iter().any(|n| n.starts_with("sysctl:")), "{names:?}");
+        names.extend([
+            "innodb_buffer_pool".into(),
+            "sysctl:vm".into(),
+            "max".into(),
+        ]);
+        for rule in rules.rules() {
+            let read = rule.read_settings();
+            for name in &names {
+                assert_eq!(
+                    read.contains(name),
+                    rule.reads(name),
+                    "{} {name}",
+                    rule.code
+                );
+            }
+        }
     }
 }

@@ -148,6 +148,11 @@ pub struct ConnectArgs {
     /// Read no option file.
     #[arg(long)]
     pub no_defaults: bool,
+    /// Also read the option groups with this suffix, [client_SUFFIX] and [mytune_SUFFIX] for
+    /// `--defaults-group-suffix=_SUFFIX` (a fleet's own account next to the usual one), as the
+    /// mysql client does. Default: the MYSQL_GROUP_SUFFIX environment variable.
+    #[arg(long, value_name = "SUFFIX")]
+    pub defaults_group_suffix: Option<String>,
     /// TLS use: DISABLED, PREFERRED (default), REQUIRED, VERIFY_CA, VERIFY_IDENTITY.
     #[arg(long, value_name = "MODE", ignore_case = true)]
     pub ssl_mode: Option<SslMode>,
@@ -331,9 +336,25 @@ fn default_files() -> Vec<PathBuf> {
 
 /// The groups read for connection settings. The flavor is not known before
 /// connecting, so MariaDB's list is used: it is MySQL's (`[client]`) plus
-/// `[client-server]` and `[client-mariadb]`; then `[mytune]`.
-pub fn client_groups() -> Vec<String> {
-    cnf::client_groups(Flavor::Mariadb, &["mytune"])
+/// `[client-server]` and `[client-mariadb]`; then `[mytune]`. With a
+/// `--defaults-group-suffix`, each of them with the suffix too.
+pub fn client_groups(suffix: Option<&str>) -> Vec<String> {
+    let groups = cnf::client_groups(Flavor::Mariadb, &["mytune"]);
+    match suffix.filter(|s| !s.is_empty()) {
+        Some(sfx) => {
+            let suffixed: Vec<String> = groups.iter().map(|g| format!("{g}{sfx}")).collect();
+            groups.into_iter().chain(suffixed).collect()
+        }
+        None => groups,
+    }
+}
+
+/// `--defaults-group-suffix`, else `MYSQL_GROUP_SUFFIX` (as the client).
+fn group_suffix(args: &ConnectArgs) -> Option<String> {
+    args.defaults_group_suffix
+        .clone()
+        .or_else(|| std::env::var("MYSQL_GROUP_SUFFIX").ok())
+        .filter(|s| !s.is_empty())
 }
 
 /// The `[client]`/`[mytune]` options of one file and what it includes, as
@@ -341,7 +362,10 @@ pub fn client_groups() -> Vec<String> {
 /// name has no value. Files that are writable by everyone are ignored, as
 /// the client ignores them; problems the client refuses to start with are
 /// errors naming file, line and column.
-fn client_options(path: &Path) -> Result<Vec<(String, Option<String>)>, String> {
+fn client_options(
+    path: &Path,
+    suffix: Option<&str>,
+) -> Result<Vec<(String, Option<String>)>, String> {
     let loaded = cnf::load(path).map_err(|e| e.to_string())?;
     if let Some(e) = loaded.errors.iter().find(|e| e.kind.refused_by_server()) {
         return Err(e.to_string());
@@ -352,7 +376,7 @@ fn client_options(path: &Path) -> Result<Vec<(String, Option<String>)>, String> 
         .filter(|e| e.kind == cnf::CnfErrorKind::WorldWritable)
         .map(|e| e.location.file.as_path())
         .collect();
-    let groups = client_groups();
+    let groups = client_groups(suffix);
     // The driver sends a password as UTF-8 text; one with other bytes would
     // go out altered (U+FFFD), so it is refused instead.
     let bad_bytes: Vec<(&Path, u32)> = loaded
@@ -399,7 +423,9 @@ pub fn load_file_settings(args: &ConnectArgs) -> Result<FileSettings, ConnectErr
             continue;
         }
         let mut one = FileSettings::default();
-        for (name, value) in client_options(&file).map_err(ConnectError::Options)? {
+        for (name, value) in
+            client_options(&file, group_suffix(args).as_deref()).map_err(ConnectError::Options)?
+        {
             one.apply(&name, value.as_deref())
                 .map_err(|e| ConnectError::Options(format!("{}: {e}", file.display())))?;
         }
@@ -783,6 +809,24 @@ mod tests {
 
     fn no_prompt() -> Result<Secret, ConnectError> {
         panic!("must not prompt")
+    }
+
+    #[test]
+    fn a_group_suffix_adds_the_suffixed_groups() {
+        assert_eq!(
+            client_groups(Some("_fleet")),
+            [
+                "client",
+                "client-server",
+                "client-mariadb",
+                "mytune",
+                "client_fleet",
+                "client-server_fleet",
+                "client-mariadb_fleet",
+                "mytune_fleet"
+            ]
+        );
+        assert_eq!(client_groups(Some("")), client_groups(None));
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub struct CollectFlags {
     pub data_size_timeout: Duration,
     /// Give up the whole run after DURATION (the --interval is added to it):
     /// a server that answers too slowly ends with "timed out" and exit 2.
+    /// With --inventory: each server's check, reported as that server's error.
     #[arg(long, value_name = "DURATION", value_parser = parse_time_box, default_value = "5m")]
     pub timeout: Duration,
 }
@@ -74,6 +75,7 @@ impl CollectFlags {
                 }),
             },
             paths: Default::default(),
+            described_only: false,
         }
     }
 

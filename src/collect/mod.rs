@@ -41,6 +41,11 @@ pub struct HostMode {
     pub description: HostDescription,
     /// Where to read a local host from.
     pub paths: HostPaths,
+    /// A fleet entry: this machine is never taken for the server's host,
+    /// whatever its address says (a loopback address may be a tunnel or a
+    /// proxy), so neither its facts nor its error log are read; only the
+    /// `description` is used.
+    pub described_only: bool,
 }
 
 /// Collect a snapshot: connect, read the server, then the host when it is
@@ -54,9 +59,10 @@ pub fn collect(
     let collected_at = rfc3339_utc(SystemTime::now());
     let mut session = Session::open(cfg)?;
     let (mut server, mut skipped) = server::collect(&mut session, server_opts, progress)?;
+    let on_this_machine = server.is_local && !host_mode.described_only;
     // The error log is a file on the server's machine: read only when that
     // is this one.
-    server.error_log = Some(if server.is_local {
+    server.error_log = Some(if on_this_machine {
         errorlog::collect(&server.variables, server.uptime_secs, SystemTime::now())
     } else {
         crate::facts::ErrorLogFacts {
@@ -72,7 +78,7 @@ pub fn collect(
     let host = if host_mode.disabled {
         None
     } else {
-        let local = server.is_local.then(|| {
+        let local = on_this_machine.then(|| {
             let hints = host::ServerHints {
                 pid_file: non_empty_path(server.variables.get("pid_file")),
                 datadir: non_empty_path(server.variables.get("datadir")),
@@ -85,9 +91,13 @@ pub fn collect(
             if local.is_none() {
                 skipped.push(Skipped {
                     what: "host".into(),
-                    reason:
+                    reason: if host_mode.described_only {
+                        "a fleet entry's host is described by the inventory (memory, cpus, disk) \
+                         or --memory, --cpus and --disk"
+                    } else {
                         "the server is remote; describe its host with --memory, --cpus and --disk"
-                            .into(),
+                    }
+                    .into(),
                 });
             }
             local

@@ -165,6 +165,7 @@ fn collect_server(args: &GenCnfArgs) -> anyhow::Result<Facts> {
         disabled: false,
         description: args.common.description(),
         paths: Default::default(),
+        described_only: false,
     };
     let facts = collect::collect(&cfg, &ServerOptions::default(), &host_mode, &mut |_, _| {})?;
     if facts.host.is_none() {

@@ -265,7 +265,7 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     super::emit(&text)?;
     Ok(if failed {
         ExitCode::from(2)
-    } else if report::reaches(findings, args.fail_on) {
+    } else if mytune::rules::finding::reaches(findings, args.fail_on) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod collect;
 pub mod explain;
+pub mod fleet;
 pub mod gen_args;
 pub mod gen_cnf;
 pub mod gen_limits;

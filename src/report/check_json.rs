@@ -68,10 +68,16 @@ pub struct Host<'a> {
 
 /// `verbose`: include `not_applicable` (an empty list included).
 pub fn render(r: &CheckReport, verbose: bool) -> String {
+    serde_json::to_string_pretty(&document(r, verbose)).expect("reports always serialize") + "\n"
+}
+
+/// The report as the JSON document [`render`] prints (also each ok line of
+/// `--format jsonl`).
+pub fn document(r: &CheckReport, verbose: bool) -> CheckJson<'_> {
     let h = &r.header;
     let mut inputs = vec![h.source.clone()];
     inputs.extend(h.config_files.iter().cloned());
-    let doc = CheckJson {
+    CheckJson {
         envelope: Report::new("check", h.target().to_string(), inputs, &r.findings),
         server: Server {
             flavor: h.flavor,
@@ -100,6 +106,5 @@ pub fn render(r: &CheckReport, verbose: bool) -> String {
             connections: h.connections.as_ref(),
             memory_use: h.memory_use.as_ref(),
         },
-    };
-    serde_json::to_string_pretty(&doc).expect("reports always serialize") + "\n"
+    }
 }

@@ -5,6 +5,9 @@
 pub mod check_json;
 pub mod check_markdown;
 pub mod check_text;
+pub mod fleet_jsonl;
+pub mod fleet_openmetrics;
+pub mod fleet_text;
 pub mod github;
 pub mod json;
 pub mod markdown;
@@ -43,7 +46,3 @@ pub fn fold_same_message<'a>(rows: &[&'a Finding]) -> Vec<Vec<&'a Finding>> {
     out
 }
 
-/// Does any finding reach `threshold`? (Decides exit code 1.)
-pub fn reaches(findings: &[Finding], threshold: Severity) -> bool {
-    findings.iter().any(|f| f.severity >= threshold)
-}

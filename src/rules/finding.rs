@@ -167,3 +167,8 @@ impl Counts {
         self.crit + self.warn + self.info
     }
 }
+
+/// Does any finding reach `threshold`? (Decides exit code 1.)
+pub fn reaches(findings: &[Finding], threshold: Severity) -> bool {
+    findings.iter().any(|f| f.severity >= threshold)
+}

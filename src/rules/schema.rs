@@ -2,6 +2,7 @@
 //! The TOML layout is described in `docs/rules.md`; `loader` turns text
 //! into these values and reports every mistake with file:line:col.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -666,19 +667,7 @@ impl Rule {
             None if setting.contains(':') => return false,
             None => vec![format!("var.{setting}"), format!("cnf.{setting}")],
         };
-        let texts = self
-            .lets
-            .iter()
-            .map(|(_, c)| c.text.as_str())
-            .chain(self.models.iter().map(|(_, t)| t.as_str()))
-            .chain([self.when.text.as_str(), self.message.text.as_str()])
-            .chain(self.recommend.iter().map(|r| r.value.text.as_str()))
-            .chain(
-                self.recommend
-                    .iter()
-                    .filter_map(|r| r.offer_if.as_ref().map(|c| c.text.as_str())),
-            );
-        for text in texts {
+        for text in self.sources_text() {
             for needle in &needles {
                 let mut from = 0;
                 while let Some(i) = text[from..].find(needle.as_str()) {
@@ -692,6 +681,51 @@ impl Rule {
             }
         }
         false
+    }
+
+    /// Every setting [`Rule::reads`] says yes to, in one pass over the
+    /// sources: the NAME of each `var.NAME` and `cnf.NAME`, and `sysctl:KEY`
+    /// for each `sysctl("KEY")`. For a caller asking about many settings
+    /// (the coherent plan asks about each planned setting, per rule, per
+    /// pass, per server of a fleet).
+    pub fn read_settings(&self) -> BTreeSet<String> {
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut out = BTreeSet::new();
+        for text in self.sources_text() {
+            for prefix in ["var.", "cnf."] {
+                for (i, _) in text.match_indices(prefix) {
+                    let rest = &text[i + prefix.len()..];
+                    let end = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+                    if end > 0 {
+                        out.insert(rest[..end].to_string());
+                    }
+                }
+            }
+            for (i, m) in text.match_indices("sysctl(\"") {
+                let rest = &text[i + m.len()..];
+                if let Some(q) = rest.find('"')
+                    && !rest[q + 1..].chars().next().is_some_and(ident)
+                {
+                    out.insert(format!("sysctl:{}", &rest[..q]));
+                }
+            }
+        }
+        out
+    }
+
+    /// The expression sources [`Rule::reads`] searches.
+    fn sources_text(&self) -> impl Iterator<Item = &str> {
+        self.lets
+            .iter()
+            .map(|(_, c)| c.text.as_str())
+            .chain(self.models.iter().map(|(_, t)| t.as_str()))
+            .chain([self.when.text.as_str(), self.message.text.as_str()])
+            .chain(self.recommend.iter().map(|r| r.value.text.as_str()))
+            .chain(
+                self.recommend
+                    .iter()
+                    .filter_map(|r| r.offer_if.as_ref().map(|c| c.text.as_str())),
+            )
     }
 }
 
