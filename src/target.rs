@@ -71,20 +71,22 @@ const MARIADB_SERVER_GROUPS: &[&str] = &[
 ];
 
 /// One row per flavor.
+const MYSQL: FlavorTraits = FlavorTraits {
+    flavor: Flavor::Mysql,
+    name: "mysql",
+    product: "MySQL",
+    own_group: "mysqld",
+    server_groups: MYSQL_SERVER_GROUPS,
+    client_groups: &[],
+    systemd_unit: "mysql.service",
+    stock_limit_nofile: 10000,
+    set_persist_since: Some(Version::new(8, 0, 0)),
+    removed_options_are_noops: false,
+    includes_relative_to_cwd: false,
+};
+
 pub const TRAITS: [FlavorTraits; 4] = [
-    FlavorTraits {
-        flavor: Flavor::Mysql,
-        name: "mysql",
-        product: "MySQL",
-        own_group: "mysqld",
-        server_groups: MYSQL_SERVER_GROUPS,
-        client_groups: &[],
-        systemd_unit: "mysql.service",
-        stock_limit_nofile: 10000,
-        set_persist_since: Some(Version::new(8, 0, 0)),
-        removed_options_are_noops: false,
-        includes_relative_to_cwd: false,
-    },
+    MYSQL,
     FlavorTraits {
         flavor: Flavor::Mariadb,
         name: "mariadb",
@@ -98,31 +100,18 @@ pub const TRAITS: [FlavorTraits; 4] = [
         removed_options_are_noops: true,
         includes_relative_to_cwd: true,
     },
+    // Percona Server and PXC package and read their files as MySQL does.
     FlavorTraits {
         flavor: Flavor::Percona,
         name: "percona",
         product: "Percona Server",
-        own_group: "mysqld",
-        server_groups: MYSQL_SERVER_GROUPS,
-        client_groups: &[],
-        systemd_unit: "mysql.service",
-        stock_limit_nofile: 10000,
-        set_persist_since: Some(Version::new(8, 0, 0)),
-        removed_options_are_noops: false,
-        includes_relative_to_cwd: false,
+        ..MYSQL
     },
     FlavorTraits {
         flavor: Flavor::Pxc,
         name: "pxc",
         product: "Percona XtraDB Cluster",
-        own_group: "mysqld",
-        server_groups: MYSQL_SERVER_GROUPS,
-        client_groups: &[],
-        systemd_unit: "mysql.service",
-        stock_limit_nofile: 10000,
-        set_persist_since: Some(Version::new(8, 0, 0)),
-        removed_options_are_noops: false,
-        includes_relative_to_cwd: false,
+        ..MYSQL
     },
 ];
 

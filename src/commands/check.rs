@@ -197,11 +197,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // Exit 1 is documented in --help and the manual page; standard error
     // stays for errors and warnings, so CI logs and JSON consumers see no
     // chatter on every run with findings.
-    Ok(if mytune::rules::finding::reaches(&report.findings, args.fail_on) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if mytune::rules::finding::reaches(&report.findings, args.fail_on) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }
 
 /// The facts of a snapshot file (`-` for standard input), with the host as
@@ -557,11 +559,13 @@ fn host_only(
         Some(path) => super::write_file(path, &out, mytune::atomic::Perms::Private)?,
         None => super::emit(&out)?,
     }
-    Ok(if mytune::rules::finding::reaches(&findings, args.fail_on) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if mytune::rules::finding::reaches(&findings, args.fail_on) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }
 
 #[cfg(test)]

@@ -45,4 +45,3 @@ pub fn fold_same_message<'a>(rows: &[&'a Finding]) -> Vec<Vec<&'a Finding>> {
     }
     out
 }
-
