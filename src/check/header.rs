@@ -119,10 +119,11 @@ impl Header {
                 Some(o) if b.bytes < shared => {
                     let _ = write!(
                         text,
-                        ": {} less {} held by {} other processes",
+                        ": {} less {} kept for {} other processes holding {}",
                         units::human_size(shared),
+                        units::human_size(shared - b.bytes),
+                        o.count,
                         units::human_size(o.resident_bytes),
-                        o.count
                     );
                 }
                 Some(o) => {

@@ -153,6 +153,26 @@ impl GenArgs {
             format!("Host: {}.", generate::host::summary(host)),
             format!("Profile: {profile}."),
         ];
+        if host.memory.effective_bytes > 0 {
+            let budget = mytune::rules::evaluate::memory_budget(host, profile.share);
+            let mut line = format!(
+                "Budget: {} the server may use",
+                mytune::units::human_size(budget)
+            );
+            if let (Some(kept), Some(o)) = (
+                mytune::rules::evaluate::kept_for_others(host),
+                &host.other_processes,
+            ) {
+                line.push_str(&format!(
+                    " ({} kept for {} other processes holding {}, rounded up so that their \
+                     movement does not move the sizes)",
+                    mytune::units::human_size(kept),
+                    o.count,
+                    mytune::units::human_size(o.resident_bytes)
+                ));
+            }
+            header.push(format!("{line}."));
+        }
         if let Some(s) = &facts.server {
             header.push(format!(
                 "Starting from the live values of {} {}; only what a rule recommends is set.",

@@ -480,12 +480,23 @@ impl<'a> FactScope<'a> {
 pub fn memory_budget(h: &crate::facts::HostFacts, share: f64) -> u64 {
     let mem = h.memory.effective_bytes;
     let shared = (mem as f64 * share) as u64;
-    match &h.other_processes {
-        Some(o) => shared
-            .min(mem.saturating_sub(o.resident_bytes))
-            .max(shared / 10),
+    match kept_for_others(h) {
+        Some(kept) => shared.min(mem.saturating_sub(kept)).max(shared / 10),
         None => shared,
     }
+}
+
+/// What the budget keeps for the host's other processes: their resident
+/// memory rounded up to a step of about 1/32 of the memory (the power of
+/// two above it, at least 256M: 1G on a 24G host), so
+/// that processes growing and shrinking a little between two runs do not
+/// move the budget, and with it every size planned from it.
+pub fn kept_for_others(h: &crate::facts::HostFacts) -> Option<u64> {
+    let o = h.other_processes.as_ref()?;
+    let step = (h.memory.effective_bytes / 32)
+        .next_power_of_two()
+        .max(256 << 20);
+    Some(o.resident_bytes.div_ceil(step) * step)
 }
 
 /// Data + index bytes of the InnoDB engine (0 when it holds no table). A
@@ -1107,6 +1118,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Other processes holding 262M or 300M (as they move between two runs
+    /// a minute apart) leave the same budget: 1G is kept for them on 24G.
+    #[test]
+    fn the_budget_does_not_move_with_other_processes() {
+        let budget = |held: u64| {
+            let mut h = HostFacts::default();
+            h.memory.effective_bytes = 24 << 30;
+            h.other_processes = Some(crate::facts::host::OtherProcesses {
+                resident_bytes: held,
+                count: 20,
+                largest: Vec::new(),
+            });
+            memory_budget(&h, 1.0)
+        };
+        assert_eq!(budget(262 << 20), 23 << 30);
+        assert_eq!(budget(300 << 20), budget(262 << 20));
+        assert_eq!(budget(1500 << 20), 22 << 30);
     }
 
     fn host(soft: Option<Limit>, hard: Option<Limit>) -> HostFacts {

@@ -46,7 +46,8 @@ pub const HOST_FACTS: &[FactDef] = &[
         "budget",
         Type::Num,
         "the memory the server may use: `host.memory` x `profile.share`, and at most what the host's \
-         other processes leave when their resident memory was read here",
+         other processes leave when their resident memory was read here (rounded up to a power-of-two \
+         step of about 1/32 of the memory, so that their movement does not move the budget)",
     ),
     fact(
         "others",
