@@ -108,7 +108,6 @@ impl Entry<'_> {
                 v["tags"] = serde_json::json!(["config"]);
             }
             Entry::Rule(r) => {
-                v["applies"] = r.applies.to_string().into();
                 v["tags"] = serde_json::json!(r.tags);
             }
         }

@@ -34,6 +34,8 @@ pub struct FlavorTraits {
     pub name: &'static str,
     /// The product's name in every message and report.
     pub product: &'static str,
+    /// Other names a target may use for it (`ps-8.0`).
+    pub aliases: &'static [&'static str],
     /// The option group a generated file or a paste block uses: `[mariadb]`
     /// is read by MariaDB servers only, so a MySQL server sharing the file
     /// ignores it.
@@ -75,6 +77,7 @@ const MYSQL: FlavorTraits = FlavorTraits {
     flavor: Flavor::Mysql,
     name: "mysql",
     product: "MySQL",
+    aliases: &[],
     own_group: "mysqld",
     server_groups: MYSQL_SERVER_GROUPS,
     client_groups: &[],
@@ -91,6 +94,7 @@ pub const TRAITS: [FlavorTraits; 4] = [
         flavor: Flavor::Mariadb,
         name: "mariadb",
         product: "MariaDB",
+        aliases: &[],
         own_group: "mariadb",
         server_groups: MARIADB_SERVER_GROUPS,
         client_groups: &["client-server", "client-mariadb"],
@@ -105,12 +109,14 @@ pub const TRAITS: [FlavorTraits; 4] = [
         flavor: Flavor::Percona,
         name: "percona",
         product: "Percona Server",
+        aliases: &["percona-server", "ps"],
         ..MYSQL
     },
     FlavorTraits {
         flavor: Flavor::Pxc,
         name: "pxc",
         product: "Percona XtraDB Cluster",
+        aliases: &["percona-xtradb-cluster"],
         ..MYSQL
     },
 ];
@@ -118,10 +124,13 @@ pub const TRAITS: [FlavorTraits; 4] = [
 impl Flavor {
     /// This flavor's row of [`TRAITS`].
     pub fn traits(self) -> &'static FlavorTraits {
-        TRAITS
-            .iter()
-            .find(|t| t.flavor == self)
-            .expect("every flavor has a row of TRAITS")
+        // A match, not a search: a new flavor without a row does not build.
+        &TRAITS[match self {
+            Flavor::Mysql => 0,
+            Flavor::Mariadb => 1,
+            Flavor::Percona => 2,
+            Flavor::Pxc => 3,
+        }]
     }
 
     pub fn as_str(self) -> &'static str {
@@ -174,15 +183,18 @@ impl fmt::Display for Flavor {
 impl FromStr for Flavor {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "mysql" => Ok(Flavor::Mysql),
-            "mariadb" => Ok(Flavor::Mariadb),
-            "percona" | "percona-server" | "ps" => Ok(Flavor::Percona),
-            "pxc" | "percona-xtradb-cluster" => Ok(Flavor::Pxc),
-            other => Err(format!(
-                "unknown server flavor '{other}' (expected mysql, mariadb, percona or pxc)"
-            )),
-        }
+        let s = s.to_ascii_lowercase();
+        TRAITS
+            .iter()
+            .find(|t| t.name == s || t.aliases.contains(&s.as_str()))
+            .map(|t| t.flavor)
+            .ok_or_else(|| {
+                let names: Vec<&str> = TRAITS.iter().map(|t| t.name).collect();
+                format!(
+                    "unknown server flavor '{s}' (expected {})",
+                    names.join(", ")
+                )
+            })
     }
 }
 
@@ -346,13 +358,22 @@ impl<'de> Deserialize<'de> for Target {
 mod tests {
     use super::*;
 
-    /// A flavor without a row of TRAITS, or with two, fails here by name.
+    /// Each flavor's row is its own (the match in `traits` points at the
+    /// right one), and every name and alias parses back to it.
     #[test]
-    fn every_flavor_has_one_row_of_traits() {
-        for f in [Flavor::Mysql, Flavor::Mariadb, Flavor::Percona, Flavor::Pxc] {
-            let rows = TRAITS.iter().filter(|t| t.flavor == f).count();
-            assert_eq!(rows, 1, "{f:?} has {rows} rows of TRAITS");
+    fn every_flavor_has_its_own_row_of_traits() {
+        for row in &TRAITS {
+            assert_eq!(row.flavor.traits(), row, "{:?}", row.flavor);
+            for name in std::iter::once(&row.name).chain(row.aliases) {
+                assert_eq!(name.parse::<Flavor>(), Ok(row.flavor), "{name}");
+            }
         }
+        assert!(
+            "oracle"
+                .parse::<Flavor>()
+                .unwrap_err()
+                .contains("mysql, mariadb, percona, pxc")
+        );
     }
 
     #[test]

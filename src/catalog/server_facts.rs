@@ -65,9 +65,9 @@ pub(in crate::catalog) struct Probe {
 /// facts (MySQL's and Percona's behaviour comes from their manuals and
 /// source, in the catalogs).
 pub(in crate::catalog) const PROBES: &[Probe] = &[
-    // MariaDB 10.11.19, the only MariaDB server here: 10.4 to 11.x keep the
-    // same no-op options, and names a later series removed on its own stay
-    // removed in that series' catalog.
+    // MariaDB 10.11.19, the only MariaDB server here, stands in for every
+    // other MariaDB series (as it did before this table). Only 10.11 was
+    // asked; names a series removed on its own stay removed in its catalog.
     Probe {
         flavor: Flavor::Mariadb,
         table: MARIADB_10_11,
@@ -84,14 +84,17 @@ pub(in crate::catalog) fn probe_for(t: Target) -> Option<&'static Probe> {
         .find(|p| p.flavor == t.flavor && series >= p.stands_in_from)
 }
 
-/// The probed facts for a target (see [`PROBES`]).
+/// The probed facts for a target (see [`PROBES`]): each probe's table is
+/// read once, on first use. The tables are embedded and their test proves
+/// each reads whole, so a line one cannot read is left out rather than
+/// stopping a lint run.
 pub(in crate::catalog) fn server_facts(t: Target) -> Option<&'static ServerFacts> {
-    static FACTS: OnceLock<ServerFacts> = OnceLock::new();
+    static FACTS: OnceLock<Vec<ServerFacts>> = OnceLock::new();
     let probe = probe_for(t)?;
-    // One probe today; the table is embedded and its test proves it reads
-    // whole, so a line it cannot read is left out rather than stopping a
-    // lint run.
-    Some(FACTS.get_or_init(|| parse_facts(probe.table).0))
+    let index = PROBES.iter().position(|p| std::ptr::eq(p, probe))?;
+    FACTS
+        .get_or_init(|| PROBES.iter().map(|p| parse_facts(p.table).0).collect())
+        .get(index)
 }
 
 /// The facts of the probe's table, and every line it could not read (as
