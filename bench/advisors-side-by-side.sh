@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # mytune check beside MySQLTuner on the same four throw-away MariaDB servers:
 # MariaDB's defaults, the single-node tuning article's §2.3 file with its pool
-# scaled to a 4G host, a deliberately bad config, and the defaults after a
-# sysbench oltp_read_write run. Every server gets a private datadir, socket
+# scaled to a 4G host, a deliberately bad config, and a loaded server (a 1G
+# buffer pool and the slow log on) after a sysbench oltp_read_write run. Every server gets a private datadir, socket
 # and port on 127.0.0.1 (the shared server is not touched); both tools are
 # told the host has 4G and 2 CPUs (mytune --memory/--cpus, MySQLTuner
 # --forcemem) so their budgets agree.
@@ -54,12 +54,12 @@ for state in defaults best-practice-scaled bad; do
   stop
 done
 
-# After a sysbench run on the defaults.
-start after-sysbench "$HERE/advisors/defaults.cnf"
+# A loaded server: a 1G pool and the slow log on, after a sysbench run.
+start loaded "$HERE/advisors/loaded.cnf"
 SB=(--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$PORT" --mysql-user=root
     --mysql-db=sbtest --tables=4 --table-size=100000)
 mariadb --socket="$W/sock" -uroot -e 'CREATE DATABASE sbtest'
 sysbench oltp_read_write "${SB[@]}" prepare >/dev/null
-sysbench oltp_read_write "${SB[@]}" --threads=8 --time=60 run >"$OUT/after-sysbench.sysbench.txt"
-advise after-sysbench
+sysbench oltp_read_write "${SB[@]}" --threads=8 --time=60 run >"$OUT/loaded.sysbench.txt"
+advise loaded
 stop

@@ -53,8 +53,9 @@ pub struct Header {
     /// `Max_used_connections` of `max_connections`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub connections: Option<ConnectionUse>,
-    /// The running configuration's memory: its worst case and at the peak
-    /// of connections seen (the rules' model, MT302 and MT305).
+    /// The running configuration's memory at the peak of connections seen
+    /// (or announced): expected and worst case (the rules' model, MT302 and
+    /// MT305).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_use: Option<MemoryUse>,
 }
@@ -203,7 +204,7 @@ impl Header {
         }
         if let Some(m) = &self.memory_use {
             let text = format!(
-                "expected {} at {} connection{}, worst case {} (as many statements as may run at once, each with all its buffers)",
+                "expected {} at {} connection{}, worst case {} (each of them running a statement with all its buffers and a temporary table at once)",
                 units::human_size(m.expected_bytes),
                 m.expected_connections,
                 if m.expected_connections == 1 { "" } else { "s" },

@@ -142,6 +142,9 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
         mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));
     }
+    for n in resolved.plan.notes_of_os(false) {
+        header.push(format!("Note: {n}."));
+    }
     for w in &refused_notes {
         mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));

@@ -132,6 +132,45 @@ impl Plan {
             .collect()
     }
 
+    /// What the plan cannot change but the reader of the file should know
+    /// (information-level findings without a recommendation: the ceiling of
+    /// max_connections, MT213), of the OS family or of the others, each as
+    /// "message (CODE)".
+    pub fn notes_of_os(&self, os: bool) -> Vec<String> {
+        self.unresolved
+            .iter()
+            .filter(|f| f.severity == crate::rules::Severity::Info)
+            .filter(|f| (f.family == crate::rules::Family::Os) == os)
+            .map(|f| format!("{} ({})", f.message, f.code))
+            .collect()
+    }
+
+    /// The memory model's expected case as this plan leaves the server:
+    /// `(expected bytes, connections counted, bytes per connection)`, from
+    /// the rules' own `model.expected`, `model.peak` and `model.session`, so
+    /// a generated file's header and `check` of that file say the same.
+    pub fn expected_memory(
+        &self,
+        rules: &RuleSet,
+        facts: &Facts,
+        profile: &Profile,
+    ) -> Option<(f64, f64, f64)> {
+        let mut planned = facts.clone();
+        for s in self.settings.values() {
+            apply(&mut planned, &s.name, &s.value);
+        }
+        let catalog = Catalog::for_target(&self.target).ok()?;
+        let defaults = |name: &str| catalog.get(name).and_then(|v| v.default.clone());
+        let input = EvalInput::new(&planned, profile)
+            .with_target(self.target)
+            .with_defaults(&defaults);
+        Some((
+            rules.model_number("expected", &input)?,
+            rules.model_number("peak", &input)?,
+            rules.model_number("session", &input)?,
+        ))
+    }
+
     fn shortfall_findings(&self) -> impl Iterator<Item = &crate::rules::Finding> {
         self.unresolved
             .iter()
@@ -280,9 +319,11 @@ fn baseline_of(
 }
 
 /// Make the next round see `name = value`: a server variable when there are
-/// server facts (they win over option files), else an option-file value; a
-/// sysctl as the host's value. Other namespaced settings (limits, `host:`)
-/// have no fact to update.
+/// server facts (they win over option files), and an option-file value,
+/// since applying the plan writes the line into the option files (rules
+/// that read what the file asks for, `cnf.max_connections` in MT801, must
+/// see the plan's value, not today's line); a sysctl as the host's value.
+/// Other namespaced settings (limits, `host:`) have no fact to update.
 pub fn apply(facts: &mut Facts, name: &str, value: &str) {
     if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
         if let Some(h) = facts.host.as_mut() {
@@ -295,7 +336,14 @@ pub fn apply(facts: &mut Facts, name: &str, value: &str) {
     }
     if let Some(s) = facts.server.as_mut() {
         s.variables.insert(name.to_string(), value.to_string());
-        return;
+        // The live server read no option file mytune saw: only its values.
+        let Some(config) = facts.config.as_mut() else {
+            return;
+        };
+        if let Some(o) = config.options.get_mut(name) {
+            o.value = value.to_string();
+            return;
+        }
     }
     let config = facts.config.get_or_insert_with(ConfigFacts::default);
     config.options.insert(

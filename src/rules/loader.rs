@@ -918,6 +918,9 @@ fn build_rule(
     }
     message.map_exprs(&|e| model.expand(e));
 
+    // Whether the verdict rests on status counters (a short uptime lowers
+    // its confidence): the condition, lets and values. A message that only
+    // mentions a counter (MT301 says the peak seen so far) does not.
     let mut reads_status = false;
     let mut note = |f: &expr::FactRef| {
         if matches!(f.ns, Namespace::Status | Namespace::Rate) {
@@ -937,7 +940,6 @@ fn build_rule(
             .flat_map(|t| t.exprs())
             .for_each(|e| e.for_each_fact(&mut note));
     });
-    message.exprs().for_each(|e| e.for_each_fact(&mut note));
 
     Ok(Rule {
         code,

@@ -308,7 +308,12 @@ fn a_report_only_rule_keeps_the_live_problem_and_names_the_changes_that_end_it()
 }
 
 #[test]
-fn a_capped_open_files_limit_asks_for_the_process_limit_not_a_smaller_request() {
+fn a_file_asking_more_descriptors_than_the_process_gets_lowers_nothing_and_draws_nothing() {
+    // Issue 51: the file's open_files_limit = 65535 under a process limit of
+    // 20000, with max_connections = 5000 and table_open_cache = 2000: the
+    // server needs 30 + 5000 + 2 x 2000 = 9030 to keep both, so it lowers
+    // nothing (a real MariaDB 10.11 kept 5000 and 1024 under 20000). Neither
+    // MT206 nor MT801 may ask for 65535; under 8000 descriptors MT801 must.
     use mytune::facts::host::{Limit, ProcessLimits};
     use mytune::facts::{ConfigFacts, ConfigOption, SourceLocation};
     let rules = rules();
@@ -353,19 +358,84 @@ fn a_capped_open_files_limit_asks_for_the_process_limit_not_a_smaller_request() 
         ..ProcessLimits::default()
     });
     let findings = report(&rules, &facts, &Profile::default());
-    assert!(
-        find(&findings, "MT206").is_none(),
-        "the file's 65535 is enough: {:#?}",
-        find(&findings, "MT206")
-    );
+    for code in ["MT206", "MT801"] {
+        assert!(
+            find(&findings, code).is_none(),
+            "nothing is lowered under 20000: {:#?}",
+            find(&findings, code)
+        );
+    }
+    if let Some(p) = facts.host.as_mut().unwrap().server_process.as_mut() {
+        p.nofile_soft = Some(Limit::Value(8000));
+        p.nofile_hard = Some(Limit::Value(8000));
+    }
+    let findings = report(&rules, &facts, &Profile::default());
     let limit = find(&findings, "MT801").unwrap_or_else(|| {
         panic!(
-            "the process limit is the problem: {:?}",
+            "under 8000 the process limit is the problem: {:?}",
             findings.iter().map(|f| &f.code).collect::<Vec<_>>()
         )
     });
     let value: u64 = limit.recommended.as_deref().unwrap().parse().unwrap();
     assert!(value >= 65535, "{value}");
+}
+
+#[test]
+fn the_process_limit_follows_the_max_connections_the_report_sets() {
+    // Issue 51, point 2: the option file asks for max_connections = 5000,
+    // which a 2G host cannot back, so MT301 cuts it. MT801 reads what the
+    // file asks (a running server may have lowered it), and after the block
+    // the file asks for the plan's value: 10000 descriptors then hold it and
+    // the table_open_cache MT419 plans for it (30 + 663 + 2 x 4000 = 8693),
+    // and MT801 must not ask for a limit sized for 5000 connections the
+    // report itself removes.
+    use mytune::facts::host::{Limit, ProcessLimits};
+    use mytune::facts::{ConfigFacts, ConfigOption, SourceLocation};
+    let rules = rules();
+    let mut facts = defaults_server();
+    let mut options = BTreeMap::new();
+    options.insert(
+        "max_connections".to_string(),
+        ConfigOption {
+            name: "max_connections".into(),
+            value: "5000".into(),
+            location: SourceLocation {
+                file: "/etc/mysql/my.cnf".into(),
+                line: 3,
+                column: 1,
+            },
+            group: "mysqld".into(),
+            loose: false,
+            shadowed: Vec::new(),
+        },
+    );
+    facts.config = Some(ConfigFacts {
+        files: vec!["/etc/mysql/my.cnf".into()],
+        groups: vec!["mysqld".into()],
+        options,
+    });
+    let s = facts.server.as_mut().unwrap();
+    s.variables.insert("max_connections".into(), "5000".into());
+    s.variables.insert("table_open_cache".into(), "2000".into());
+    let host = facts.host.as_mut().unwrap();
+    host.memory.total_bytes = 2 << 30;
+    host.memory.effective_bytes = 2 << 30;
+    host.server_process = Some(ProcessLimits {
+        pid: 1,
+        name: "mysqld".into(),
+        nofile_soft: Some(Limit::Value(10000)),
+        nofile_hard: Some(Limit::Value(10000)),
+        ..ProcessLimits::default()
+    });
+    let findings = report(&rules, &facts, &Profile::default());
+    let cut = find(&findings, "MT301").expect("MT301 cuts 5000 connections on 2G");
+    let planned: u64 = cut.recommended.as_deref().unwrap().parse().unwrap();
+    assert!(planned < 3900, "{planned}");
+    assert!(
+        find(&findings, "MT801").is_none(),
+        "10000 descriptors hold the planned {planned} connections: {:#?}",
+        find(&findings, "MT801")
+    );
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! The generators size connections from the memory model's expected case:
 //! Percona's "MySQL Challenge: 100k Connections" (64G, 24 CPUs, 100,000
 //! connections) gets a working plan with the thread pool, its limits and its
-//! kernel settings, each line naming its rule; a 1G host gets a
-//! max_connections an application can live with.
+//! kernel settings, an administrative listener, prepared statements for
+//! every connection and the ceiling said, each line naming its rule; a 1G
+//! host gets a max_connections an application can live with.
 
 use std::collections::BTreeMap;
 
@@ -75,6 +76,32 @@ fn hundred_thousand_connections_get_the_thread_pool_and_a_bounded_plan() {
     assert_eq!(get("back_log"), &("65535".into(), "MT212".into()));
     let tables: u64 = get("table_open_cache").0.parse().unwrap();
     assert_eq!(tables, 4 * threads);
+    // Issue 51, point 9: a way in for the DBA at saturation, prepared
+    // statements for every connection (ten each, the article's 1,000,000 for
+    // 100,000), the ceiling said with what to do past it, and the memory per
+    // connection marked as assumed for Percona Server.
+    assert_eq!(get("admin_address"), &("127.0.0.1".into(), "MT214".into()));
+    assert_eq!(
+        get("max_prepared_stmt_count"),
+        &("1000448".into(), "MT216".into())
+    );
+    let header: String = cnf
+        .lines()
+        .take_while(|l| !l.starts_with('['))
+        .map(|l| l.trim_start_matches("# "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        header.contains("leave no headroom under 100000, the most max_connections can be")
+            && header.contains("connection pooler or proxy")
+            && header.contains("(MT213)"),
+        "{header}"
+    );
+    assert!(
+        header.contains("expected at 100000 connections")
+            && header.contains("an assumption for this flavor"),
+        "{header}"
+    );
     // Per-connection buffers stay at Percona's small defaults.
     for k in ["sort_buffer_size", "join_buffer_size", "read_buffer_size"] {
         assert!(!s.contains_key(k), "{k} changed:\n{cnf}");

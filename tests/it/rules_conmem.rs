@@ -341,10 +341,15 @@ fn mt205_counts_the_host_cache_where_performance_schema_is_on() {
 fn mt206_open_files_limit_too_low() {
     let ev = evaluate(BUSY);
     let f = one(&ev, "MT206", "open_files_limit");
-    // max(10 + 1200 + 2 x 2000, 5 x 1200) = 6000, rounded up to 1024: 6144.
+    // 4096 descriptors are fewer than 30 + 1200 + 2 x 2000 = 5230, below
+    // which the server lowers table_open_cache; the recommendation is its
+    // whole request, max(5230, 5 x 1200) = 6000, rounded up to 1024: 6144.
     assert_eq!(f.current.as_deref(), Some("4096"));
     assert_eq!(f.recommended.as_deref(), Some("6144"));
-    assert_contains(&f.message, "need 6000 file descriptors");
+    assert_contains(
+        &f.message,
+        "fewer than the 5230 that max_connections = 1200",
+    );
     assert_contains(&f.message, "LimitNOFILE >= 6144");
     assert!(findings(&evaluate(SEED000), "MT206").is_empty(), "65535");
     silent_on_tuned("MT206");
@@ -650,17 +655,28 @@ fn mt304_per_connection_buffers_oversized() {
 }
 
 #[test]
-fn mt305_worst_case_over_budget_is_information_while_the_expected_case_fits() {
-    // 1000 connections each running a statement with 3M of buffers and a 16M
-    // temporary table at once: 30.6G on 16G, while 300 at peak need 12.2G.
-    let ev = evaluate(NEAR);
+fn mt305_worst_case_at_the_peak_needs_temporary_tables_at_work() {
+    // The 300 connections of the peak each running a statement with 3M of
+    // buffers and a 16M temporary table at once: 16.9G on 16G, while the
+    // expected case (one temporary table at a time) needs 12.2G. The 1000
+    // allowed connections are not counted: a limit is not a load. The
+    // evidence: 14 days up, and three statements in ten built a temporary
+    // table.
+    let heavy = [("created_tmp_tables", "300000"), ("questions", "1000000")];
+    let ev = evaluate_with(NEAR, &[], &heavy);
     let f = only(&ev, "MT305");
     assert_eq!(f.severity, Severity::Info);
     assert_contains(
         &f.message,
-        "in the worst case the server uses 30.6G (191% of the 16G",
+        "in the worst case the server uses 16.9G (106% of the 16G",
     );
-    assert_contains(&f.message, "the expected use is 12.2G at 300 connections");
+    assert_contains(&f.message, "the 300 connections of the peak (the peak seen");
+    assert_contains(&f.message, "the expected use is 12.2G");
+    // Without counters that show temporary tables at work, the worst case
+    // is only the header's figure (issue 51), as below one statement in ten.
+    assert!(findings(&evaluate(NEAR), "MT305").is_empty());
+    let light = [("created_tmp_tables", "90000"), ("questions", "1000000")];
+    assert!(findings(&evaluate_with(NEAR, &[], &light), "MT305").is_empty());
     // Where the expected case does not fit, MT302 speaks instead.
     assert!(findings(&evaluate(SEED000), "MT305").is_empty());
     silent_on_tuned("MT305");
