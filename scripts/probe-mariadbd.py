@@ -34,6 +34,10 @@ data/catalog/mariadb-<series>-server.tsv, which the catalog embeds:
             adjusted to Y"), for numeric options the catalog has no range for
   zero-silent  0 is taken without a warning although the catalog's minimum
             is higher (max_relay_log_size = 0 means max_binlog_size)
+  int-read  a numeric option the server reads with a C int conversion after
+            checking its range: a value above 2147483647 wraps (modulo 2^32,
+            then sign-extended), so log_warnings = 4294967296 runs as 0
+            although the server warns it "adjusted" it to its maximum
   locale    a name lc_messages and lc_time_names take (case-insensitive;
             any other value stops the start), from information_schema.LOCALES
             of a throw-away server started with the locales plugin
@@ -86,6 +90,27 @@ def help_run(text):
         return p.returncode, p.stderr
     finally:
         os.unlink(name)
+
+
+def help_value(text, name):
+    """The value `--verbose --help` prints for `name` with `text` in the option file."""
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+        f.write("[mysqld]\n" + text + "\n")
+        path = f.name
+    try:
+        args = [MARIADBD, "--defaults-file=" + path]
+        if os.geteuid() == 0:
+            args.append("--user=root")
+        p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        flag = name.replace("_", "-")
+        for line in p.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == flag:
+                return parts[1]
+        return None
+    finally:
+        os.unlink(path)
 
 
 def locales():
@@ -257,6 +282,14 @@ def main():
         code, err = help_run("%s=0" % name)
         return name, code == 0 and not adjusted.search(err)
 
+    def probe_int_read(name):
+        # Above the catalog's maximum a checked option runs as at its
+        # maximum; one read with atoi afterwards runs with the value modulo
+        # 2^32 (0 for 4294967296) instead.
+        above = help_value("%s=4294967296" % name, name)
+        at_max = help_value("%s=%s" % (name, own[name][3]), name)
+        return name, above == "0" and at_max != "0"
+
     def probe_option(name):
         code, err = help_run("%s=%s" % (name, sample(own[name])))
         # A name the server takes as a prefix of another option is not an
@@ -308,6 +341,10 @@ def main():
         no_range = [n for n in numeric if own[n][2] == "" or own[n][3] == ""]
         for found in pool.map(lambda n: probe_range(n, n in signed_names), no_range):
             rows.extend(found)
+        wide = [n for n in numeric if own[n][3] not in ("", "\\N") and int(own[n][3]) < 4294967296]
+        for name, wraps in pool.map(probe_int_read, wide):
+            if wraps:
+                rows.append((name, "int-read", ""))
         above_zero = [n for n in numeric if own[n][2] not in ("", "0") and not own[n][2].startswith("-")]
         for name, silent in pool.map(probe_zero, above_zero):
             if silent:

@@ -45,6 +45,9 @@ pub(in crate::catalog) struct ServerFacts {
     pub(in crate::catalog) max: HashMap<String, i128>,
     /// 0 is taken without a warning below the catalog's minimum.
     pub(in crate::catalog) zero_silent: HashSet<String>,
+    /// Read with a C `int` conversion after the range check: a value above
+    /// 2147483647 wraps instead of being clamped (`log_warnings`).
+    pub(in crate::catalog) int_read: HashSet<String>,
 }
 
 pub(in crate::catalog) const MARIADB_10_11: &str =
@@ -158,6 +161,9 @@ pub(in crate::catalog) fn parse_facts(text: &str) -> (ServerFacts, Vec<String>) 
             }
             "locale" => {
                 f.locales.insert(name.to_string());
+            }
+            "int-read" => {
+                f.int_read.insert(name.to_string());
             }
             "min" | "max" => match msg.trim().parse::<i128>() {
                 Ok(v) => {

@@ -116,3 +116,43 @@ fn the_example_files_fixed_for_mariadb_start_the_real_server() {
     }
     assert!(fixed_any >= 2, "the examples have fixes for mariadb-10.11");
 }
+
+#[test]
+fn a_value_the_server_reads_as_a_32_bit_number_is_said_and_never_clamped() {
+    // Issue 50: the whole-corpus fix differential found `log_warnings =
+    // 4294967296` clamped by --fix to 4294967295, which the server reads as
+    // -1 (every warning), where it had run with 0 (none).
+    let Some(mariadbd) =
+        mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
+    else {
+        mariadb::skip_or_panic::<()>("mariadbd not found (install mariadb-server)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("my.cnf");
+    let text = "[mysqld]\nlog_warnings = 4294967296\n";
+    fs::write(&cnf, text).unwrap();
+    let mut server = std::process::Command::new(&mariadbd);
+    server.arg(format!("--defaults-file={}", cnf.display()));
+    if mariadb::is_root() {
+        server.arg("--user=root");
+    }
+    let help = server.args(["--verbose", "--help"]).output().unwrap();
+    let runs = String::from_utf8_lossy(&help.stdout).lines().find_map(|l| {
+        l.strip_prefix("log-warnings ")
+            .map(|v| v.trim().to_string())
+    });
+    assert_eq!(runs.as_deref(), Some("0"), "the server's own reading");
+    let out = crate::support::run::mytune_command()
+        .args(["lint", "--target", "mariadb-10.11", "--format", "json"])
+        .arg(&cnf)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("runs with 0, although it warns that it adjusted the value to 4294967295"),
+        "{stdout}"
+    );
+    fix(&cnf, false);
+    assert_eq!(fs::read_to_string(&cnf).unwrap(), text, "--fix left it");
+}

@@ -221,6 +221,25 @@ impl Catalog {
                         None,
                     ));
                 }
+                if n > i128::from(i32::MAX)
+                    && server_facts(self.target()).is_some_and(|f| f.int_read.contains(&info.name))
+                {
+                    // The server checks the range, warns that it adjusted the
+                    // value to its maximum, then reads the text again as a C
+                    // int: what runs is the value modulo 2^32, sign-extended.
+                    // No fix: the maximum would mean another value again.
+                    let runs = int_read(n);
+                    return Some(adjusted(
+                        format!(
+                            "{} = {value}: above 2147483647 the server reads this option as a \
+                             32-bit number and runs with {runs}, although it warns that it \
+                             adjusted the value to {}",
+                            info.name,
+                            max.map_or_else(|| "its maximum".to_string(), |m| m.to_string())
+                        ),
+                        None,
+                    ));
+                }
                 range(info, n, *min, *max, None).map(|(why, to)| adjusted(why, Some(to)))
             }
             VarKind::Size { min, max, block } => {
@@ -849,6 +868,14 @@ pub fn parse_number(v: &str, unsigned: bool) -> Result<i128, String> {
     Ok(if neg { -n } else { n })
 }
 
+/// What a server that reads a number with C's `atoi` runs with: the value
+/// modulo 2^32 as a signed 32-bit int, stored sign-extended in an unsigned
+/// 64-bit variable (`log_warnings = 4294967296` runs as 0).
+fn int_read(n: i128) -> u64 {
+    let low = (n.rem_euclid(1 << 32)) as u32 as i32;
+    i64::from(low) as u64
+}
+
 /// Clamping and rounding: `(message, the value the server runs with)`.
 pub(in crate::catalog) fn range(
     info: &VarInfo,
@@ -923,6 +950,21 @@ mod tests {
         assert!(parse_number("16 M", true).is_err());
         assert!(parse_number("abc", true).is_err());
         assert!(parse_number("99999999999999999999999", true).is_err());
+    }
+
+    #[test]
+    fn an_int_read_value_wraps_as_mariadbd_10_11_ran_it() {
+        // What `mariadbd --log-warnings=N --verbose --help` printed (10.11.19).
+        for (n, runs) in [
+            (4_294_967_296, 0),
+            (4_294_967_297, 1),
+            (99_999_999_999, 1_215_752_191),
+            (2_147_483_648, 18_446_744_071_562_067_968),
+            (3_000_000_000, 18_446_744_072_414_584_320),
+            (4_294_967_295, u64::MAX),
+        ] {
+            assert_eq!(int_read(n), runs, "{n}");
+        }
     }
 
     #[test]
