@@ -249,10 +249,9 @@ impl Judge<'_> {
     ) -> anyhow::Result<Judged> {
         let (args, rules, selection) = (self.args, self.rules, self.selection);
         let mut notes = Vec::new();
-        let Some(server) = facts.server.clone() else {
+        let Some(target) = facts.server.as_ref().map(|s| s.target()) else {
             bail!("the snapshot has no server facts (collected with a server connection?)");
         };
-        let target = server.target();
         let catalog = Catalog::for_target(&target).ok();
         if let Some(note) = Catalog::stand_in_note(&target) {
             notes.push(note.to_string());
@@ -261,6 +260,10 @@ impl Judge<'_> {
         if !args.config.is_empty() {
             facts.config = Some(load_config(&args.config, &target)?);
         }
+        let facts = facts;
+        let Some(server) = facts.server.as_ref() else {
+            bail!("the snapshot has no server facts (collected with a server connection?)");
+        };
 
         // A variable the target has: in its catalog and not removed as of its
         // version (no catalog for the target: assume yes).
@@ -295,7 +298,7 @@ impl Judge<'_> {
             };
             findings.extend(drift::drift(&DriftInput {
                 config,
-                server: &server,
+                server,
                 catalog,
                 edited_after_start: &edited,
             }));
@@ -316,9 +319,9 @@ impl Judge<'_> {
                 .find(|f| f.code == "MT801" && selection.keeps_finding(f))
                 .map(|f| f.code.clone()),
         };
-        findings.extend(errorlog::findings(&server, &log_ctx));
+        findings.extend(errorlog::findings(server, &log_ctx));
         if let Some(to) = args.upgrade_to {
-            findings.extend(upgrade_findings(&server, target, to, &args.config)?);
+            findings.extend(upgrade_findings(server, target, to, &args.config)?);
         }
         findings.retain(|f| selection.keeps_finding(f));
         let not_applicable = if args.verbose {
@@ -369,7 +372,7 @@ impl Judge<'_> {
             });
         }
         if args.verbose {
-            header.error_log = Some(errorlog::note(&server));
+            header.error_log = Some(errorlog::note(server));
         }
         Ok(Judged {
             report: CheckReport::new(header, findings, catalog, not_applicable),
