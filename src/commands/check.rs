@@ -29,7 +29,8 @@ pub enum CheckFormat {
     Json,
     Markdown,
     /// One JSON object per line and server: the json report plus name,
-    /// endpoint and status (ok, or error with the reason).
+    /// endpoint and status (ok, or error with the reason), each written
+    /// as its server is done.
     Jsonl,
     /// Metrics for node_exporter's textfile collector (and Prometheus).
     Openmetrics,
@@ -57,8 +58,10 @@ pub struct CheckArgs {
     /// inventory, INI or YAML (hosts and groups; the address from ansible_host, the port from
     /// mysql_port or mytune_port, never ansible_port, which is SSH's; settings as mytune_memory,
     /// mytune_cpus, mytune_disk, mytune_durability, ...). Credentials are taken as for one server
-    /// (option files, MYSQL_PWD, -p), never from the inventory; -P is the port of entries naming
-    /// none. A remote server's host is what the inventory (or --memory, --cpus, --disk) says,
+    /// (option files, MYSQL_PWD, -p asked once), never from the inventory; an entry may name its
+    /// own option groups with defaults_group_suffix=_SUFFIX (Ansible:
+    /// mytune_defaults_group_suffix), read as --defaults-group-suffix reads them. -P is the port
+    /// of entries naming none. A remote server's host is what the inventory (or --memory, --cpus, --disk) says,
     /// never this machine. A line that cannot be read is reported and skipped; a server listed
     /// twice is checked once.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "config", "host", "socket", "protocol"])]

@@ -176,12 +176,39 @@ pub(super) fn targets(
             .collect();
         bail!("no server to check in {}", files.join(", "));
     }
+    // Each --defaults-group-suffix an entry names, read once; a password
+    // prompt (-p, or `password` without a value in a group) is asked once
+    // for the run.
+    let mut by_suffix: std::collections::BTreeMap<String, ConnectionConfig> = Default::default();
+    let mut answered = base
+        .password
+        .clone()
+        .filter(|_| matches!(flags.connect.password, Some(None)));
+    for suffix in inv.entries.iter().filter_map(|e| e.group_suffix.as_ref()) {
+        if by_suffix.contains_key(suffix) {
+            continue;
+        }
+        let mut prompt = || match &answered {
+            Some(p) => Ok(p.clone()),
+            None => {
+                let p = collect::connect::prompt_password()?;
+                answered = Some(p.clone());
+                Ok(p)
+            }
+        };
+        let cfg = collect::connect::resolve_with_suffix(&flags.connect, suffix, &mut prompt)
+            .with_context(|| format!("the option groups of --defaults-group-suffix {suffix}"))?;
+        by_suffix.insert(suffix.clone(), cfg);
+    }
     let flags = flags.host_mode();
     let targets = inv
         .entries
         .into_iter()
         .map(|e| {
-            let mut cfg = base.clone();
+            let mut cfg = match &e.group_suffix {
+                Some(s) => by_suffix.get(s).cloned().unwrap_or_else(|| base.clone()),
+                None => base.clone(),
+            };
             match &e.endpoint {
                 Endpoint::Tcp { host, port } => {
                     cfg.host = Some(host.clone());
