@@ -301,6 +301,13 @@ def main():
             print(f"remote model, --jobs {jobs}: 1,000 servers in about {bound:.1f} s "
                   f"(latency bound {1000 * latency_s / jobs:.1f} s: {latency_s} s per server; "
                   f"CPU bound {cpu_ms:.1f} ms x 1,000 / {cpus} CPUs = {cpu_ms / cpus:.1f} s)")
+    # What a run keeps per server: the growth of peak RSS with N at one
+    # --jobs (least squares), apart from what each concurrent check holds.
+    for jobs in jobs_list:
+        pts = [(r["servers"], r["peak_rss_mib"] * 1024) for r in rows if r["jobs"] == jobs]
+        if len(pts) >= 2:
+            a, b = fit(pts)
+            print(f"--jobs {jobs}: peak RSS = {a / 1024:.1f} MiB + {b:.1f} KiB x N")
     by_jobs = {}
     for r in rows:
         if r["servers"] == max(sizes):

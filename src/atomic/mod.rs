@@ -228,6 +228,19 @@ pub fn stage(
     })
 }
 
+impl Staged {
+    /// Add `bytes` to the staged file (output written as it is made, such
+    /// as one line per server of a fleet); [`Staged::commit`] makes it
+    /// durable and puts it in place.
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.tmp.write_all(bytes).map_err(|e| WriteError {
+            path: self.dest.clone(),
+            via: self.followed.then(|| self.given.clone()),
+            reason: Box::new(e.into()),
+        })
+    }
+}
+
 /// Give the temporary file `tmp` the owner, group and mode of `old`.
 fn keep_owner_and_mode(tmp: &fs::File, old: &fs::Metadata) -> Result<(), Refusal> {
     let mine = tmp.metadata()?;
@@ -264,6 +277,8 @@ impl Staged {
         if now != self.before {
             return Err(fail(Refusal::Changed));
         }
+        // What was appended after staging.
+        self.tmp.as_file().sync_all().map_err(|e| fail(e.into()))?;
         let mut backup = None;
         if self.backup == Backup::Keep && self.before.is_some() {
             let bak = PathBuf::from(format!("{}.bak", self.dest.display()));

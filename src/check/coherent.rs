@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::facts::Facts;
 use crate::generate::plan::{self, Plan, same_value};
-use crate::rules::{EvalInput, Finding, NotApplicable, Profile, Rule, RuleSet};
+use crate::rules::{EvalInput, Finding, NotApplicable, Profile, RuleSet};
 
 /// The findings of one coherent report.
 #[derive(Debug, Clone, Default)]
@@ -80,10 +80,12 @@ pub fn evaluate(
     // again with the later changes in place, may want another one (a pool
     // rounded to the instance count MT122 set after MT101 had decided):
     // take it into the plan and judge again, a few times at most.
-    // What each rule reads, once for all passes.
-    let reads: Vec<BTreeSet<String>> = rules.rules().iter().map(Rule::read_settings).collect();
+    // One copy of the facts for every rule and pass: the plan's values in
+    // place, each rule's own variables put back to their live values while
+    // it is judged (a copy per rule and pass cost more than the judging).
+    let mut work = facts.clone();
     for _ in 0..MAX_PASSES {
-        let (out, overrides) = judge(rules, &reads, facts, profile, known, defaults, &plan);
+        let (out, overrides) = judge(rules, facts, &mut work, profile, known, defaults, &plan);
         if overrides.is_empty() {
             return Coherent {
                 plan: Some(plan),
@@ -96,7 +98,7 @@ pub fn evaluate(
             }
         }
     }
-    let (mut out, overrides) = judge(rules, &reads, facts, profile, known, defaults, &plan);
+    let (mut out, overrides) = judge(rules, facts, &mut work, profile, known, defaults, &plan);
     for f in &mut out.findings {
         if let (Some(var), Some(rec)) = (&f.variable, &mut f.recommended)
             && let Some(v) = overrides.get(var)
@@ -113,22 +115,30 @@ pub fn evaluate(
 const MAX_PASSES: usize = 4;
 
 /// Every rule judged on the facts as `plan` leaves them (its own variables
-/// at their live values), and the values deciders now want instead.
+/// at their live values), and the values deciders now want instead. `work`
+/// is a copy of `facts` that this sets to the plan's values; it is left so.
 fn judge(
     rules: &RuleSet,
-    reads: &[BTreeSet<String>],
     facts: &Facts,
+    work: &mut Facts,
     profile: &Profile,
     known: &dyn Fn(&str) -> bool,
     defaults: &dyn crate::rules::Defaults,
     plan: &Plan,
 ) -> (Coherent, BTreeMap<String, String>) {
     let changed: Vec<&plan::Setting> = plan.settings.values().filter(|s| !s.unchanged()).collect();
+    // The plan's values (this pass's: a decider's may have moved since the
+    // last), and the live ones where the plan no longer changes anything.
+    for s in plan.settings.values() {
+        if s.unchanged() {
+            plan::restore(work, facts, &s.name);
+        } else {
+            plan::apply(work, &s.name, &s.value);
+        }
+    }
     let mut out = Coherent::default();
     let mut overrides: BTreeMap<String, String> = BTreeMap::new();
-    // Facts per set of variables left at their live values.
-    let mut cache: BTreeMap<Vec<String>, Facts> = BTreeMap::new();
-    for (rule, read) in rules.rules().iter().zip(reads) {
+    for (rule, read) in rules.rules().iter().zip(rules.read_settings()) {
         // Names Rule::read_settings cannot list (not identifiers) are
         // searched for.
         let reads_setting = |name: &str| {
@@ -138,28 +148,26 @@ fn judge(
                     && rule.reads(name))
         };
         let own: BTreeSet<&str> = rule.recommend.iter().map(|r| r.variable.as_str()).collect();
-        let kept: Vec<String> = changed
+        let kept: Vec<&&plan::Setting> = changed
             .iter()
             .filter(|s| own.contains(s.name.as_str()))
-            .map(|s| s.name.clone())
             .collect();
-        let planned = cache.entry(kept.clone()).or_insert_with(|| {
-            let mut f = facts.clone();
-            for s in changed.iter().filter(|s| !kept.contains(&s.name)) {
-                plan::apply(&mut f, &s.name, &s.value);
-            }
-            f
-        });
+        for s in &kept {
+            plan::restore(work, facts, &s.name);
+        }
+        let ev = rules.evaluate_rule(
+            rule,
+            &EvalInput::new(work, profile)
+                .with_known_variables(known)
+                .with_defaults(defaults),
+        );
+        for s in &kept {
+            plan::apply(work, &s.name, &s.value);
+        }
         let premise: Vec<&&plan::Setting> = changed
             .iter()
             .filter(|s| !own.contains(s.name.as_str()) && reads_setting(&s.name))
             .collect();
-        let ev = rules.evaluate_rule(
-            rule,
-            &EvalInput::new(planned, profile)
-                .with_known_variables(known)
-                .with_defaults(defaults),
-        );
         let live = if premise.is_empty() {
             None
         } else {

@@ -547,6 +547,25 @@ pub fn resolve_from_env(args: &ConnectArgs) -> Result<ConnectionConfig, ConnectE
     resolve(args, files, env_password, login, &mut prompt_password)
 }
 
+/// [`resolve_from_env`] with `suffix` as `--defaults-group-suffix`: a
+/// fleet host's own option groups (`[client_SUFFIX]`, `[mytune_SUFFIX]`).
+/// `prompt` answers a prompt (the run asks once and gives every host the
+/// same answer).
+pub fn resolve_with_suffix(
+    args: &ConnectArgs,
+    suffix: &str,
+    prompt: &mut dyn FnMut() -> Result<Secret, ConnectError>,
+) -> Result<ConnectionConfig, ConnectError> {
+    let mut args = args.clone();
+    args.defaults_group_suffix = Some(suffix.to_string());
+    let files = load_file_settings(&args)?;
+    let env_password = std::env::var("MYSQL_PWD").ok().map(Secret::new);
+    let login = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .ok();
+    resolve(&args, files, env_password, login, prompt)
+}
+
 /// Ask for the password on the terminal (`/dev/tty`), without echo.
 pub fn prompt_password() -> Result<Secret, ConnectError> {
     if std::fs::OpenOptions::new()

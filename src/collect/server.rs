@@ -162,10 +162,11 @@ impl Session {
     ) -> Result<BTreeMap<String, String>, ServerError> {
         let rows = self.rows(sql).map_err(|e| self.query_error(what, &e))?;
         Ok(rows
-            .iter()
-            .filter_map(|r| {
-                let name = cell(r, 0)?;
-                Some((name.to_ascii_lowercase(), cell(r, 1).unwrap_or_default()))
+            .into_iter()
+            .filter_map(|mut r| {
+                let mut name = take_cell(&mut r, 0)?;
+                name.make_ascii_lowercase();
+                Some((name, take_cell(&mut r, 1).unwrap_or_default()))
             })
             .collect())
     }
@@ -790,8 +791,24 @@ fn skip_reason(cfg: &ConnectionConfig, what: &str, e: &mysql::Error, privilege: 
 }
 
 /// A cell as text (`SHOW` results come as bytes); `None` for NULL.
+/// [`cell`], moving the text out of the row (no copy: a fleet reads a
+/// thousand variables and status counters per server).
+fn take_cell(row: &mut mysql::Row, i: usize) -> Option<String> {
+    match row.take::<mysql::Value, _>(i)? {
+        mysql::Value::Bytes(b) => Some(
+            String::from_utf8(b)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        ),
+        other => value_text(&other),
+    }
+}
+
 fn cell(row: &mysql::Row, i: usize) -> Option<String> {
-    match row.as_ref(i)? {
+    value_text(row.as_ref(i)?)
+}
+
+fn value_text(value: &mysql::Value) -> Option<String> {
+    match value {
         mysql::Value::NULL => None,
         mysql::Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
         mysql::Value::Int(n) => Some(n.to_string()),

@@ -29,7 +29,8 @@ pub enum CheckFormat {
     Json,
     Markdown,
     /// One JSON object per line and server: the json report plus name,
-    /// endpoint and status (ok, or error with the reason).
+    /// endpoint and status (ok, or error with the reason), each written
+    /// as its server is done.
     Jsonl,
     /// Metrics for node_exporter's textfile collector (and Prometheus).
     Openmetrics,
@@ -57,8 +58,10 @@ pub struct CheckArgs {
     /// inventory, INI or YAML (hosts and groups; the address from ansible_host, the port from
     /// mysql_port or mytune_port, never ansible_port, which is SSH's; settings as mytune_memory,
     /// mytune_cpus, mytune_disk, mytune_durability, ...). Credentials are taken as for one server
-    /// (option files, MYSQL_PWD, -p), never from the inventory; -P is the port of entries naming
-    /// none. A remote server's host is what the inventory (or --memory, --cpus, --disk) says,
+    /// (option files, MYSQL_PWD, -p asked once), never from the inventory; an entry may name its
+    /// own option groups with defaults_group_suffix=_SUFFIX (Ansible:
+    /// mytune_defaults_group_suffix), read as --defaults-group-suffix reads them. -P is the port
+    /// of entries naming none. A remote server's host is what the inventory (or --memory, --cpus, --disk) says,
     /// never this machine. A line that cannot be read is reported and skipped; a server listed
     /// twice is checked once.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "config", "host", "socket", "protocol"])]
@@ -249,10 +252,9 @@ impl Judge<'_> {
     ) -> anyhow::Result<Judged> {
         let (args, rules, selection) = (self.args, self.rules, self.selection);
         let mut notes = Vec::new();
-        let Some(server) = facts.server.clone() else {
+        let Some(target) = facts.server.as_ref().map(|s| s.target()) else {
             bail!("the snapshot has no server facts (collected with a server connection?)");
         };
-        let target = server.target();
         let catalog = Catalog::for_target(&target).ok();
         if let Some(note) = Catalog::stand_in_note(&target) {
             notes.push(note.to_string());
@@ -261,6 +263,10 @@ impl Judge<'_> {
         if !args.config.is_empty() {
             facts.config = Some(load_config(&args.config, &target)?);
         }
+        let facts = facts;
+        let Some(server) = facts.server.as_ref() else {
+            bail!("the snapshot has no server facts (collected with a server connection?)");
+        };
 
         // A variable the target has: in its catalog and not removed as of its
         // version (no catalog for the target: assume yes).
@@ -295,7 +301,7 @@ impl Judge<'_> {
             };
             findings.extend(drift::drift(&DriftInput {
                 config,
-                server: &server,
+                server,
                 catalog,
                 edited_after_start: &edited,
             }));
@@ -316,9 +322,9 @@ impl Judge<'_> {
                 .find(|f| f.code == "MT801" && selection.keeps_finding(f))
                 .map(|f| f.code.clone()),
         };
-        findings.extend(errorlog::findings(&server, &log_ctx));
+        findings.extend(errorlog::findings(server, &log_ctx));
         if let Some(to) = args.upgrade_to {
-            findings.extend(upgrade_findings(&server, target, to, &args.config)?);
+            findings.extend(upgrade_findings(server, target, to, &args.config)?);
         }
         findings.retain(|f| selection.keeps_finding(f));
         let not_applicable = if args.verbose {
@@ -369,7 +375,7 @@ impl Judge<'_> {
             });
         }
         if args.verbose {
-            header.error_log = Some(errorlog::note(&server));
+            header.error_log = Some(errorlog::note(server));
         }
         Ok(Judged {
             report: CheckReport::new(header, findings, catalog, not_applicable),

@@ -75,7 +75,33 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
             // Credentials once (a prompt asks once), then one endpoint per server.
             let base = collect::connect::resolve_from_env(&args.flags.connect)?;
             let (targets, skipped) = targets(&args.flags, &args.inventory, &args.group, &base)?;
-            let outcomes = check_all(args, &judge, &base_profile, targets, &mut notes);
+            // JSON Lines go out as each server is judged (no report is kept
+            // for the end); an -o file that cannot be written fails now.
+            if matches!(args.format, CheckFormat::Jsonl) {
+                let lines = Mutex::new(LineOut::open(args.output.as_deref())?);
+                let outcomes = check_all(
+                    args,
+                    &judge,
+                    &base_profile,
+                    targets,
+                    &mut notes,
+                    Some(&lines),
+                );
+                for n in notes {
+                    mytune::stderr_line!("note: {n}");
+                }
+                lines
+                    .into_inner()
+                    .map_err(|_| {
+                        anyhow::anyhow!("mytune failed while writing (a bug: please report it)")
+                    })?
+                    .finish()?;
+                return Ok(ExitCode::from(outcome::exit_status(
+                    &outcomes,
+                    args.fail_on,
+                )));
+            }
+            let outcomes = check_all(args, &judge, &base_profile, targets, &mut notes, None);
             (outcomes, skipped)
         }
     };
@@ -150,12 +176,39 @@ pub(super) fn targets(
             .collect();
         bail!("no server to check in {}", files.join(", "));
     }
+    // Each --defaults-group-suffix an entry names, read once; a password
+    // prompt (-p, or `password` without a value in a group) is asked once
+    // for the run.
+    let mut by_suffix: std::collections::BTreeMap<String, ConnectionConfig> = Default::default();
+    let mut answered = base
+        .password
+        .clone()
+        .filter(|_| matches!(flags.connect.password, Some(None)));
+    for suffix in inv.entries.iter().filter_map(|e| e.group_suffix.as_ref()) {
+        if by_suffix.contains_key(suffix) {
+            continue;
+        }
+        let mut prompt = || match &answered {
+            Some(p) => Ok(p.clone()),
+            None => {
+                let p = collect::connect::prompt_password()?;
+                answered = Some(p.clone());
+                Ok(p)
+            }
+        };
+        let cfg = collect::connect::resolve_with_suffix(&flags.connect, suffix, &mut prompt)
+            .with_context(|| format!("the option groups of --defaults-group-suffix {suffix}"))?;
+        by_suffix.insert(suffix.clone(), cfg);
+    }
     let flags = flags.host_mode();
     let targets = inv
         .entries
         .into_iter()
         .map(|e| {
-            let mut cfg = base.clone();
+            let mut cfg = match &e.group_suffix {
+                Some(s) => by_suffix.get(s).cloned().unwrap_or_else(|| base.clone()),
+                None => base.clone(),
+            };
             match &e.endpoint {
                 Endpoint::Tcp { host, port } => {
                     cfg.host = Some(host.clone());
@@ -199,12 +252,17 @@ pub(super) fn targets(
 /// Collect every target on the pool and judge each as it arrives, on as
 /// many threads as there are CPUs (judging is the CPU part of a check; the
 /// pool's threads mostly wait on the network).
+///
+/// With `lines`, each server's JSON line is written there as soon as it is
+/// judged, in the order servers finish, and only what the exit status needs
+/// is kept.
 fn check_all(
     args: &CheckArgs,
     judge: &Judge,
     base_profile: &(mytune::rules::Profile, Option<String>),
     targets: Vec<Target>,
     notes: &mut BTreeSet<String>,
+    lines: Option<&Mutex<LineOut>>,
 ) -> Vec<ServerOutcome> {
     let jobs = if args.inventory.is_empty() {
         1
@@ -218,11 +276,13 @@ fn check_all(
     // A count on standard error while servers are being checked, when it is
     // a terminal (never in a log or a pipe).
     let progress = Progress::new(targets.len());
-    // The summary and the metrics need counts and names, not whole reports.
+    // The summary and the metrics need counts and names, not whole reports;
+    // streamed lines need nothing more once written.
     let slim = match args.format {
         CheckFormat::Openmetrics => true,
         CheckFormat::Text => !args.details,
-        CheckFormat::Json | CheckFormat::Markdown | CheckFormat::Jsonl => false,
+        CheckFormat::Jsonl => lines.is_some(),
+        CheckFormat::Json | CheckFormat::Markdown => false,
     };
     let judges = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -249,6 +309,12 @@ fn check_all(
                         duration: done.elapsed + began.elapsed(),
                         finished_at: SystemTime::now(),
                     };
+                    if let Some(out) = lines {
+                        let line = fleet_jsonl::line(&outcome, args.verbose);
+                        if let Ok(mut out) = out.lock() {
+                            out.write(&line);
+                        }
+                    }
                     if slim {
                         outcome.slim();
                     }
@@ -412,6 +478,59 @@ fn file_names(targets: &[Target]) -> Vec<String> {
             name
         })
         .collect()
+}
+
+/// Where `--format jsonl` writes each server's line as it is judged:
+/// standard output (flushed per line, so a pipeline sees each server when
+/// it is done), or the `-o` file, staged beside its place and renamed into
+/// it at the end (a reader never sees half a run).
+pub(super) struct LineOut {
+    to: Lines,
+    /// The first write that failed; no later line is tried.
+    failed: Option<anyhow::Error>,
+}
+
+enum Lines {
+    Stdout,
+    File(PathBuf, mytune::atomic::Staged),
+}
+
+impl LineOut {
+    pub(super) fn open(output: Option<&Path>) -> anyhow::Result<LineOut> {
+        let to = match output {
+            Some(path) => Lines::File(
+                path.to_path_buf(),
+                mytune::atomic::stage(path, b"", Perms::Private, mytune::atomic::Backup::None)?,
+            ),
+            None => Lines::Stdout,
+        };
+        Ok(LineOut { to, failed: None })
+    }
+
+    pub(super) fn write(&mut self, line: &str) {
+        if self.failed.is_some() {
+            return;
+        }
+        let written = match &mut self.to {
+            Lines::Stdout => super::emit(line).map_err(anyhow::Error::from),
+            Lines::File(_, staged) => staged.append(line.as_bytes()).map_err(anyhow::Error::from),
+        };
+        if let Err(e) = written {
+            self.failed = Some(e);
+        }
+    }
+
+    /// The first write error, or the file put in place.
+    pub(super) fn finish(self) -> anyhow::Result<()> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        if let Lines::File(path, staged) = self.to {
+            let written = staged.commit()?;
+            super::tell_written(&path, &written);
+        }
+        Ok(())
+    }
 }
 
 /// `checked 350 of 1000 servers` on standard error, redrawn in place, when

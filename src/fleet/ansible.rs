@@ -9,7 +9,9 @@
 //! What mytune takes from a host's variables: the address (`mytune_host`,
 //! else `ansible_host`, else the inventory name), the MySQL port
 //! (`mytune_port`, else `mysql_port`; `ansible_port` is the SSH port and is
-//! not used), and the settings of [`super::inventory::SETTINGS`].
+//! not used), the settings of [`super::inventory::SETTINGS`], and
+//! `mytune_defaults_group_suffix` (the option groups of the host's account;
+//! a `mytune_password` is refused).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -379,6 +381,21 @@ impl AnsibleInventory {
                     .map_err(|e| (line, format!("{key}: {e}")))?;
             }
         }
+        // Only mytune's own names: other password variables (SSH's, a
+        // role's) are not for mytune and are left alone.
+        for key in vars.keys().filter(|k| k.starts_with("mytune_")) {
+            if let Some(refusal) = super::inventory::password_refusal(key) {
+                return Err((vars[key].line, refusal));
+            }
+        }
+        let suffix_var = format!("mytune_{}", super::inventory::GROUP_SUFFIX);
+        let group_suffix = match text(&suffix_var)? {
+            Some((t, line)) => Some(
+                super::inventory::parse_group_suffix(&t)
+                    .map_err(|e| (line, format!("{suffix_var}: {e}")))?,
+            ),
+            None => None,
+        };
         Ok(Entry {
             name: h.name.clone(),
             endpoint: Endpoint::Tcp {
@@ -387,6 +404,7 @@ impl AnsibleInventory {
             },
             host: desc,
             profile,
+            group_suffix,
             origin: Origin {
                 file: file.to_path_buf(),
                 line: h.line,

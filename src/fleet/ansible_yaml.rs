@@ -6,8 +6,12 @@
 //!
 //! YAML values carry no line numbers here: a problem names the line where
 //! its host is first a key (found in the text), the group and the host. A
-//! YAML syntax error names its line and leaves the file out. Scalars follow YAML 1.2 (`yes` is text; Ansible's YAML 1.1
-//! reader makes it `true`), which changes none of the values mytune reads.
+//! YAML syntax error names its line and leaves the file out.
+//!
+//! Scalars are typed as Ansible's YAML 1.1 loader (PyYAML) types them: an
+//! unquoted `yes`, `no`, `on` or `off` (lower case, capitalised or upper
+//! case) is a boolean as `true` and `false` are, where YAML 1.2 reads text;
+//! quoted, each stays text.
 
 use std::path::Path;
 
@@ -30,7 +34,7 @@ pub fn parse(path: &Path, text: &str) -> (AnsibleInventory, Vec<Diagnostic>) {
             message,
         })
     };
-    let doc: Value = match serde_norway::from_str(text) {
+    let doc: Value = match load(text) {
         Ok(v) => v,
         Err(e) => {
             let line = e.location().map(|l| l.line() as u32);
@@ -53,6 +57,134 @@ pub fn parse(path: &Path, text: &str) -> (AnsibleInventory, Vec<Diagnostic>) {
     }
     inv.finish();
     (inv, diags)
+}
+
+/// The YAML 1.1 booleans YAML 1.2 reads as text, as PyYAML's resolver
+/// lists them (`y` and `n` are not among them).
+fn yaml11_bool(s: &str) -> Option<bool> {
+    match s {
+        "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+/// The document as [`serde_norway::Value`], with YAML 1.1's booleans in
+/// values ([`yaml11_bool`]).
+fn load(text: &str) -> Result<Value, serde_norway::Error> {
+    use serde::de::DeserializeSeed;
+    Node { text, key: false }.deserialize(serde_norway::Deserializer::from_str(text))
+}
+
+/// A value of the document in `text`. A plain scalar reaches the visitor
+/// as a slice of `text` where it is written; a quoted one as the slice
+/// after its quote, or as a copy when it has escapes: so a scalar is plain
+/// when the byte before its slice is no quote.
+#[derive(Clone, Copy)]
+struct Node<'t> {
+    text: &'t str,
+    /// A mapping key: kept as written.
+    key: bool,
+}
+
+impl Node<'_> {
+    fn plain(&self, s: &str) -> bool {
+        let start = self.text.as_ptr() as usize;
+        let at = s.as_ptr() as usize;
+        if at < start || at + s.len() > start + self.text.len() {
+            return false;
+        }
+        let offset = at - start;
+        offset == 0 || !matches!(self.text.as_bytes()[offset - 1], b'\'' | b'"')
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Node<'de> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Node<'de> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Value, E> {
+        match yaml11_bool(s).filter(|_| !self.key && self.plain(s)) {
+            Some(b) => Ok(Value::Bool(b)),
+            None => Ok(Value::String(s.to_string())),
+        }
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, d)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(Node { key: false, ..self })? {
+            items.push(v);
+        }
+        Ok(Value::Sequence(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_norway::Mapping::new();
+        while let Some(k) = map.next_key_seed(Node { key: true, ..self })? {
+            if out.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate entry with key {}",
+                    key_text(&k)
+                )));
+            }
+            let v = map.next_value_seed(Node { key: false, ..self })?;
+            out.insert(k, v);
+        }
+        Ok(Value::Mapping(out))
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        use serde::de::VariantAccess;
+        let (tag, contents) = data.variant::<String>()?;
+        let value = contents.newtype_variant_seed(Node { key: false, ..self })?;
+        Ok(Value::Tagged(Box::new(serde_norway::value::TaggedValue {
+            tag: serde_norway::value::Tag::new(tag),
+            value,
+        })))
+    }
 }
 
 fn key_text(v: &Value) -> String {

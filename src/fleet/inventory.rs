@@ -127,6 +127,10 @@ pub struct Entry {
     /// Its host, as far as the inventory describes it.
     pub host: HostDescription,
     pub profile: ProfileOverrides,
+    /// Its own `--defaults-group-suffix` (`defaults_group_suffix=_prod`,
+    /// Ansible's `mytune_defaults_group_suffix`): the option groups that
+    /// hold its account, as the `mysql` client reads them. Never a password.
+    pub group_suffix: Option<String>,
     pub origin: Origin,
     /// The Ansible groups it is in, directly or through child groups (`all`
     /// included); none for a plain list.
@@ -308,6 +312,36 @@ pub const SETTINGS: [&str; 8] = [
     "share",
 ];
 
+/// The variable naming an entry's `--defaults-group-suffix` (also with a
+/// `mytune_` prefix; in Ansible inventories only with it).
+pub const GROUP_SUFFIX: &str = "defaults_group_suffix";
+
+/// A `--defaults-group-suffix` from an inventory: letters, digits, `_`,
+/// `-` and `.` (it becomes part of an option group's name).
+pub fn parse_group_suffix(v: &str) -> Result<String, String> {
+    let v = v.trim();
+    if v.is_empty()
+        || !v
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        return Err(format!(
+            "{GROUP_SUFFIX} '{v}' is not an option group suffix (letters, digits, _, - and ., as _prod)"
+        ));
+    }
+    Ok(v.to_string())
+}
+
+/// Why an inventory variable that looks like a password is refused.
+pub fn password_refusal(key: &str) -> Option<String> {
+    let bare = key.strip_prefix("mytune_").unwrap_or(key);
+    matches!(bare, "password" | "pass" | "mysql_password").then(|| {
+        format!(
+            "{key}: mytune reads no password from an inventory; put the account in an option              file group such as [client_prod] and give {GROUP_SUFFIX}=_prod"
+        )
+    })
+}
+
 /// The setting a variable name stands for (`memory`, `mytune_memory`), if
 /// any.
 pub fn setting_name(var: &str) -> Option<&'static str> {
@@ -402,6 +436,7 @@ mod tests {
             endpoint,
             host: HostDescription::default(),
             profile: ProfileOverrides::default(),
+            group_suffix: None,
             origin: Origin {
                 file: "fleet.txt".into(),
                 line: Some(line),

@@ -28,22 +28,38 @@ impl ServerOutcome {
         self.status.as_ref().ok().map(|r| r.summary)
     }
 
-    /// Drop what only the full report shows (each finding's rationale,
-    /// sources and fix, the suggested changes, the rules that did not
-    /// apply), for outputs that count and name findings: the summary and
-    /// the metrics. A fleet run then keeps a few KiB per server, not the
-    /// whole report, until it writes them.
+    /// Keep only what the summary and the metrics show, and the exit
+    /// status needs: the flavor and version, the counts, each finding's
+    /// code, family and severity, and the first (most severe) finding's
+    /// message. A fleet run then keeps well under a KiB per server, not the
+    /// whole report, until it writes them (JSON Lines are written before).
     pub fn slim(&mut self) {
         if let Ok(r) = &mut self.status {
-            for f in &mut r.findings {
+            for (i, f) in r.findings.iter_mut().enumerate() {
+                if i > 0 {
+                    f.message = String::new();
+                }
+                f.name = String::new();
                 f.rationale = String::new();
                 f.sources = Vec::new();
                 f.tags = Vec::new();
                 f.fix = None;
                 f.location = None;
+                f.variable = None;
+                f.current = None;
+                f.recommended = None;
             }
+            r.findings.shrink_to_fit();
             r.changes = Vec::new();
             r.not_applicable = Vec::new();
+            let h = &mut r.header;
+            h.version_string = String::new();
+            h.source = String::new();
+            h.config_files = Vec::new();
+            h.skipped = Vec::new();
+            h.error_log = None;
+            h.profile = String::new();
+            h.data = None;
         }
     }
 

@@ -61,13 +61,22 @@ fn parse_line(raw: &str, origin: &Origin) -> Result<Option<Entry>, String> {
     let mut name = None;
     let mut host = HostDescription::default();
     let mut profile = ProfileOverrides::default();
+    let mut group_suffix = None;
     for token in tokens {
         match token.split_once('=') {
             Some((key, value)) => {
+                if let Some(refusal) = super::inventory::password_refusal(key) {
+                    return Err(refusal);
+                }
+                if key.strip_prefix("mytune_").unwrap_or(key) == super::inventory::GROUP_SUFFIX {
+                    group_suffix = Some(super::inventory::parse_group_suffix(value)?);
+                    continue;
+                }
                 let setting = setting_name(key).ok_or_else(|| {
                     format!(
-                        "unknown setting '{key}' (known: {})",
-                        super::inventory::SETTINGS.join(", ")
+                        "unknown setting '{key}' (known: {}, {})",
+                        super::inventory::SETTINGS.join(", "),
+                        super::inventory::GROUP_SUFFIX
                     )
                 })?;
                 apply_setting(setting, value, &mut host, &mut profile)?;
@@ -86,6 +95,7 @@ fn parse_line(raw: &str, origin: &Origin) -> Result<Option<Entry>, String> {
         endpoint,
         host,
         profile,
+        group_suffix,
         origin: origin.clone(),
         groups: Default::default(),
     }))

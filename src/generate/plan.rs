@@ -363,6 +363,59 @@ pub fn apply(facts: &mut Facts, name: &str, value: &str) {
     );
 }
 
+/// Undo [`apply`] of `name`: its value in `facts` back to the one in
+/// `live`, the facts `facts` was copied from (absent there: absent here).
+pub fn restore(facts: &mut Facts, live: &Facts, name: &str) {
+    fn put(map: &mut BTreeMap<String, String>, key: &str, live: Option<&String>) {
+        match live {
+            Some(v) => {
+                if map.get(key) != Some(v) {
+                    map.insert(key.to_string(), v.clone());
+                }
+            }
+            None => {
+                map.remove(key);
+            }
+        }
+    }
+    if let Some(key) = name.strip_prefix(SYSCTL_PREFIX) {
+        if let Some(h) = facts.host.as_mut() {
+            put(
+                &mut h.sysctl,
+                key,
+                live.host.as_ref().and_then(|l| l.sysctl.get(key)),
+            );
+        }
+        return;
+    }
+    if name.contains(':') {
+        return;
+    }
+    if let Some(s) = facts.server.as_mut() {
+        put(
+            &mut s.variables,
+            name,
+            live.server.as_ref().and_then(|l| l.variables.get(name)),
+        );
+        // `apply` set the option-file value too: undone below.
+    }
+    let Some(config) = facts.config.as_mut() else {
+        return;
+    };
+    match live.config.as_ref().and_then(|c| c.options.get(name)) {
+        Some(o) => {
+            config.options.insert(name.to_string(), o.clone());
+        }
+        None => {
+            config.options.remove(name);
+            // Made by `apply` alone: gone with its last option.
+            if live.config.is_none() && config.options.is_empty() {
+                facts.config = None;
+            }
+        }
+    }
+}
+
 /// Two option values mean the same: equal text (any case), equal numbers
 /// (`1G` = `1073741824`), or equal booleans (`ON` = `1`).
 pub fn same_value(a: &str, b: &str) -> bool {

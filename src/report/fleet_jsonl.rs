@@ -43,8 +43,13 @@ struct Error<'a> {
 /// One line per server, in the order given. `verbose` as for `--format
 /// json` (the rules that did not apply).
 pub fn render(outcomes: &[ServerOutcome], verbose: bool) -> String {
-    let mut out = String::new();
-    for o in outcomes {
+    outcomes.iter().map(|o| line(o, verbose)).collect()
+}
+
+/// One server's line, newline included: a fleet run writes each as soon as
+/// the server is judged, and keeps no report for it.
+pub fn line(o: &ServerOutcome, verbose: bool) -> String {
+    {
         let fleet = Fleet {
             name: &o.name,
             endpoint: &o.endpoint,
@@ -66,8 +71,8 @@ pub fn render(outcomes: &[ServerOutcome], verbose: bool) -> String {
                 error: reason,
             }),
         };
-        out.push_str(&line.expect("reports always serialize"));
+        let mut out = line.expect("reports always serialize");
         out.push('\n');
+        out
     }
-    out
 }

@@ -636,22 +636,24 @@ fn same_setting(a: &str, b: &str) -> bool {
 impl Scope for FactScope<'_> {
     fn fact(&mut self, r: &FactRef) -> Result<Value, EvalError> {
         let name = r.name.as_str();
-        let fact = r.to_string();
-        let missing = |why: &str| Err(EvalError::missing(fact.clone(), why));
+        // Named only when a value or an error needs it (not for `var.`,
+        // the most read namespace, which names its own).
+        let fact = || r.to_string();
+        let missing = |why: &str| Err(EvalError::missing(fact(), why));
         let facts = self.input.facts;
         match r.ns {
             Namespace::Var => self.var(name).map(|(v, _)| v),
             Namespace::Cnf => match &facts.config {
                 None => missing("no option files read"),
                 Some(c) => match c.options.get(name) {
-                    Some(o) => Ok(Value::text(o.value.clone(), fact)),
+                    Some(o) => Ok(Value::text(o.value.clone(), fact())),
                     None => missing("not set in the option files"),
                 },
             },
             Namespace::Status => match &facts.server {
                 None => missing("no server facts"),
                 Some(s) => match s.status.get(name) {
-                    Some(v) => Ok(Value::text(v.clone(), fact)),
+                    Some(v) => Ok(Value::text(v.clone(), fact())),
                     None => missing("the server does not report it"),
                 },
             },

@@ -73,6 +73,9 @@ impl From<RuleError> for RuleErrors {
 pub struct RuleSet {
     rules: Vec<Rule>,
     model: Vec<ModelEntry>,
+    /// Each rule's [`Rule::read_settings`], in rule order: listed once when
+    /// the catalog loads, not on every check of a fleet.
+    reads: Vec<BTreeSet<String>>,
 }
 
 /// One entry of the catalog's shared `[model]` table: a named expression
@@ -185,14 +188,22 @@ impl RuleSet {
         if !errors.is_empty() {
             return Err(RuleErrors(errors));
         }
+        let reads = rules.iter().map(Rule::read_settings).collect();
         Ok(RuleSet {
             rules,
             model: model.entries,
+            reads,
         })
     }
 
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// What each rule reads ([`Rule::read_settings`]), in the order of
+    /// [`RuleSet::rules`].
+    pub fn read_settings(&self) -> &[BTreeSet<String>] {
+        &self.reads
     }
 
     /// The shared model entries, in definition order.

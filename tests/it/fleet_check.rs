@@ -60,6 +60,20 @@ fn lines(o: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// The lines in the order of `names`, each name once (a fleet run writes
+/// each server's line as it finishes, not in inventory order).
+fn ordered(l: Vec<Value>, names: &[&str]) -> Vec<Value> {
+    let mut got: Vec<&str> = l.iter().map(|v| v["name"].as_str().unwrap()).collect();
+    got.sort_unstable();
+    let mut want = names.to_vec();
+    want.sort_unstable();
+    assert_eq!(got, want);
+    names
+        .iter()
+        .map(|n| l.iter().find(|v| v["name"] == *n).unwrap().clone())
+        .collect()
+}
+
 /// A TCP listener that answers every connection with bytes that are not
 /// the MySQL protocol (an HTTP server on the wrong port), then closes it.
 fn garbage() -> u16 {
@@ -128,11 +142,9 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
     // The silent server costs one connect timeout (1 s), not the run.
     assert!(took < Duration::from_secs(15), "took {took:?}");
 
-    let l = lines(&out);
-    let names: Vec<&str> = l.iter().map(|v| v["name"].as_str().unwrap()).collect();
-    assert_eq!(
-        names,
-        ["alpha", "beta", "silent", "closed", "nxdomain", "garbage"]
+    let l = ordered(
+        lines(&out),
+        &["alpha", "beta", "silent", "closed", "nxdomain", "garbage"],
     );
     let status: Vec<&str> = l.iter().map(|v| v["status"].as_str().unwrap()).collect();
     assert_eq!(status, ["ok", "ok", "error", "error", "error", "error"]);
@@ -307,7 +319,7 @@ fn a_server_slower_than_timeout_is_given_up_alone() {
         began.elapsed()
     );
     assert_eq!(out.status.code(), Some(2));
-    let l = lines(&out);
+    let l = ordered(lines(&out), &["hung", "fine"]);
     assert_eq!(l[0]["status"], "error");
     assert!(
         l[0]["error"]
@@ -318,6 +330,87 @@ fn a_server_slower_than_timeout_is_given_up_alone() {
         l[0]
     );
     assert_eq!(l[1]["status"], "ok");
+}
+
+/// Regression test for JSON Lines kept to the end of the run: each
+/// server's line is written as soon as it is judged, so a server still
+/// being waited for holds no other server's line (and a run keeps no
+/// report per server). With `-o` the file appears whole, at the end.
+#[test]
+fn jsonl_lines_are_written_as_servers_finish() {
+    let Some(a) = TestServer::start("") else {
+        return;
+    };
+    let (_hole, hole_port) = blackhole();
+    let dir = tempfile::tempdir().unwrap();
+    let inv = dir.path().join("fleet.txt");
+    std::fs::write(
+        &inv,
+        format!("127.0.0.1:{hole_port} hung\n127.0.0.1:{} fine\n", a.port),
+    )
+    .unwrap();
+    let args = |extra: &[&str]| {
+        let mut v: Vec<String> = [
+            "check",
+            "--inventory",
+            inv.to_str().unwrap(),
+            "--no-defaults",
+            "--user=root",
+            "--connect-timeout=30",
+            "--timeout=5s",
+            "--format=jsonl",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let mut child = crate::support::run::mytune_command()
+        .args(args(&[]))
+        .env_remove("MYSQL_PWD")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The hung server is first in the inventory and ends last: its line
+    // comes after the one of the server that answered.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["name"], "fine", "{first}");
+    assert_eq!(first["status"], "ok", "{first}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+    let second: Value = serde_json::from_str(rest.trim()).unwrap();
+    report_schema::validate(&second);
+    assert_eq!(second["name"], "hung");
+    assert_eq!(second["status"], "error");
+
+    let file = dir.path().join("fleet.jsonl");
+    let with_o = args(&["-o", file.to_str().unwrap()]);
+    let out = mytune(&with_o.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let written = std::fs::read_to_string(&file).unwrap();
+    let names: Vec<String> = written
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            report_schema::validate(&v);
+            v["name"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(names, ["fine", "hung"]);
+    // Nothing is left beside it (the staged file was renamed).
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

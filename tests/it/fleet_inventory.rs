@@ -335,3 +335,65 @@ fn generated_inventories_read_as_ansible_reads_them() {
         }
     }
 }
+
+/// Regression test for YAML values read as YAML 1.2 (`yes` as text): every
+/// spelling Ansible's YAML 1.1 loader takes for a boolean, unquoted and
+/// quoted, in host, group and `all` variables and in lists, and spellings
+/// that are not booleans (`y`, `n`, `yEs`), read as `ansible-inventory
+/// --list` reads them; and the INI form, where only Python's `True` and
+/// `False` are booleans.
+#[test]
+fn yaml_1_1_booleans_read_as_ansible_reads_them() {
+    let Some(program) = ansible_inventory() else {
+        return;
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let words = [
+        "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "true",
+        "True", "TRUE", "false", "False", "FALSE", "y", "Y", "n", "N", "yEs", "oN",
+    ];
+    let mut yaml = String::from("all:\n  vars:\n");
+    for (i, w) in words.iter().enumerate() {
+        writeln!(yaml, "    all_{i}: {w}").unwrap();
+    }
+    yaml.push_str("  children:\n    db:\n      vars:\n");
+    for (i, w) in words.iter().enumerate() {
+        writeln!(yaml, "        quoted_{i}: '{w}'").unwrap();
+        writeln!(yaml, "        dquoted_{i}: \"{w}\"").unwrap();
+    }
+    writeln!(yaml, "        flow: [{}]", words.join(", ")).unwrap();
+    yaml.push_str("        block:\n");
+    for w in &words {
+        writeln!(yaml, "          - {w}").unwrap();
+    }
+    yaml.push_str("      hosts:\n        db1:\n");
+    for (i, w) in words.iter().enumerate() {
+        writeln!(yaml, "          host_{i}: {w}  # a comment").unwrap();
+    }
+    yaml.push_str("          nested: {a: yes, b: 'no', c: Off}\n");
+    let path = scratch.path().join("bools.yml");
+    std::fs::write(&path, &yaml).unwrap();
+    let ansible = ansible_list(&program, &path, scratch.path());
+    let inv = mytune_read(&path);
+    agree(&path, &ansible, &inv);
+    // Not only equal to Ansible: booleans where YAML 1.2 reads text.
+    let vars = inv.merged_vars("db1");
+    assert_eq!(vars["host_0"].value, Value::Bool(true), "yes");
+    assert_eq!(vars["host_11"].value, Value::Bool(false), "OFF");
+    assert_eq!(vars["quoted_0"].value, Value::String("yes".into()));
+    assert_eq!(vars["host_18"].value, Value::String("y".into()));
+
+    let mut ini = String::from("[db]\n");
+    write!(ini, "db1").unwrap();
+    for (i, w) in words.iter().enumerate() {
+        write!(ini, " host_{i}={w}").unwrap();
+    }
+    ini.push_str("\n[db:vars]\n");
+    for (i, w) in words.iter().enumerate() {
+        writeln!(ini, "group_{i}={w}").unwrap();
+    }
+    let path = scratch.path().join("bools.ini");
+    std::fs::write(&path, &ini).unwrap();
+    let ansible = ansible_list(&program, &path, scratch.path());
+    agree(&path, &ansible, &mytune_read(&path));
+}

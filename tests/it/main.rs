@@ -34,6 +34,7 @@ mod differential_mariadb;
 mod errorlog_live;
 mod fix_differential;
 mod fleet_check;
+mod fleet_credentials;
 mod fleet_inventory;
 mod fleet_metrics;
 mod fuzz_readers;
