@@ -153,6 +153,14 @@ impl Flavor {
         }
     }
 
+    /// The product lines rules name in `applies` (each flavor's [`base`]),
+    /// in the table's order.
+    ///
+    /// [`base`]: Flavor::base
+    pub fn bases() -> impl Iterator<Item = Flavor> {
+        TRAITS.iter().map(|t| t.flavor).filter(|f| f.base() == *f)
+    }
+
     /// Percona Server or Percona XtraDB Cluster.
     pub fn is_percona_family(self) -> bool {
         self.base() == Flavor::Percona

@@ -24,6 +24,7 @@ use super::schema::{
 };
 use super::template::Template;
 use crate::facts::SourceLocation;
+use crate::target::Flavor;
 
 /// A broken rule file: where, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -667,28 +668,24 @@ fn build_rule(
     let applies = match &raw.applies {
         None => Applies::default(),
         Some(table) => {
-            let mut a = Applies {
-                mysql: None,
-                mariadb: None,
-                percona: None,
-            };
-            for (flavor, range) in table.get_ref() {
+            let mut a = Applies::none();
+            for (name, range) in table.get_ref() {
                 let r: VersionRange = parse_field(idx, range)?;
-                match flavor.as_str() {
-                    "mysql" => a.mysql = Some(r),
-                    "mariadb" => a.mariadb = Some(r),
-                    "percona" => a.percona = Some(r),
-                    other => {
+                match Flavor::bases().find(|f| f.as_str() == name) {
+                    Some(flavor) => a = a.with(flavor, r),
+                    None => {
+                        let names: Vec<&str> = Flavor::bases().map(Flavor::as_str).collect();
                         return Err(idx.err(
                             table.span().start,
                             format!(
-                                "unknown flavor '{other}' in applies (expected mysql, mariadb or percona)"
+                                "unknown flavor '{name}' in applies (expected one of {})",
+                                names.join(", ")
                             ),
                         ));
                     }
                 }
             }
-            if a.mysql.is_none() && a.mariadb.is_none() && a.percona.is_none() {
+            if a.is_empty() {
                 return Err(idx.err(table.span().start, "applies names no flavor"));
             }
             a

@@ -2,7 +2,7 @@
 //! The TOML layout is described in `docs/rules.md`; `loader` turns text
 //! into these values and reports every mistake with file:line:col.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -293,39 +293,51 @@ impl fmt::Display for VersionRange {
     }
 }
 
-/// Which flavors and versions a rule is for. `None` for a flavor = not for it.
+/// Which product lines and versions a rule is for, by base flavor (the
+/// flavor table's; PXC follows Percona Server's rules). A base flavor
+/// without an entry is not for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applies {
-    pub mysql: Option<VersionRange>,
-    pub mariadb: Option<VersionRange>,
-    pub percona: Option<VersionRange>,
+    ranges: BTreeMap<Flavor, VersionRange>,
 }
 
 impl Default for Applies {
+    /// Every product line, every version.
     fn default() -> Self {
         Applies {
-            mysql: Some(VersionRange::default()),
-            mariadb: Some(VersionRange::default()),
-            percona: Some(VersionRange::default()),
+            ranges: Flavor::bases()
+                .map(|f| (f, VersionRange::default()))
+                .collect(),
         }
     }
 }
 
 impl Applies {
-    pub fn for_flavor(&self, f: Flavor) -> Option<&VersionRange> {
-        match f {
-            Flavor::Mysql => self.mysql.as_ref(),
-            Flavor::Mariadb => self.mariadb.as_ref(),
-            // PXC is Percona Server with Galera: rules for `percona` apply.
-            Flavor::Percona | Flavor::Pxc => self.percona.as_ref(),
+    /// For no product line yet: [`Applies::with`] adds them.
+    pub fn none() -> Self {
+        Applies {
+            ranges: BTreeMap::new(),
         }
+    }
+
+    /// Also for `flavor`'s product line, in `range`.
+    pub fn with(mut self, flavor: Flavor, range: VersionRange) -> Self {
+        self.ranges.insert(flavor.base(), range);
+        self
+    }
+
+    pub fn for_flavor(&self, f: Flavor) -> Option<&VersionRange> {
+        self.ranges.get(&f.base())
+    }
+
+    /// True when no product line is named.
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
     }
 
     /// True when every flavor and version is included, so no target is needed.
     pub fn is_universal(&self) -> bool {
-        [&self.mysql, &self.mariadb, &self.percona]
-            .iter()
-            .all(|r| r.as_ref().is_some_and(|r| r.bounds.is_empty()))
+        Flavor::bases().all(|f| self.for_flavor(f).is_some_and(|r| r.bounds.is_empty()))
     }
 
     pub fn matches(&self, t: Target) -> bool {
@@ -334,12 +346,10 @@ impl Applies {
     }
 
     pub fn overlaps(&self, other: &Applies) -> bool {
-        [Flavor::Mysql, Flavor::Mariadb, Flavor::Percona]
-            .into_iter()
-            .any(|f| match (self.for_flavor(f), other.for_flavor(f)) {
-                (Some(a), Some(b)) => a.overlaps(b),
-                _ => false,
-            })
+        Flavor::bases().any(|f| match (self.for_flavor(f), other.for_flavor(f)) {
+            (Some(a), Some(b)) => a.overlaps(b),
+            _ => false,
+        })
     }
 }
 
@@ -349,7 +359,7 @@ impl fmt::Display for Applies {
             return f.write_str("all");
         }
         let mut parts = Vec::new();
-        for flavor in [Flavor::Mysql, Flavor::Mariadb, Flavor::Percona] {
+        for flavor in Flavor::bases() {
             if let Some(r) = self.for_flavor(flavor) {
                 if r.bounds.is_empty() {
                     parts.push(flavor.to_string());
