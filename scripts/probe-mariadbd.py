@@ -74,7 +74,8 @@ def catalog_rows(path):
     return rows
 
 
-def help_run(text):
+def help_with(text):
+    """`mariadbd --verbose --help` with `text` in its option file, or None on a hang."""
     with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
         f.write("[mysqld]\n" + text + "\n")
         name = f.name
@@ -83,34 +84,28 @@ def help_run(text):
         if os.geteuid() == 0:
             args.append("--user=root")
         try:
-            p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True,
-                               timeout=60, stdin=subprocess.DEVNULL)
+            return subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True,
+                                  timeout=60, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
-            return None, ""  # e.g. --bootstrap waits for input: no fact
-        return p.returncode, p.stderr
+            return None  # e.g. --bootstrap waits for input: no fact
     finally:
         os.unlink(name)
 
 
+def help_run(text):
+    p = help_with(text)
+    return (None, "") if p is None else (p.returncode, p.stderr)
+
+
 def help_value(text, name):
     """The value `--verbose --help` prints for `name` with `text` in the option file."""
-    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
-        f.write("[mysqld]\n" + text + "\n")
-        path = f.name
-    try:
-        args = [MARIADBD, "--defaults-file=" + path]
-        if os.geteuid() == 0:
-            args.append("--user=root")
-        p = subprocess.run(args + ["--verbose", "--help"], capture_output=True, text=True,
-                           timeout=60, stdin=subprocess.DEVNULL)
-        flag = name.replace("_", "-")
-        for line in p.stdout.splitlines():
-            parts = line.split()
-            if len(parts) == 2 and parts[0] == flag:
-                return parts[1]
-        return None
-    finally:
-        os.unlink(path)
+    p = help_with(text)
+    flag = name.replace("_", "-")
+    for line in (p.stdout if p else "").splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == flag:
+            return parts[1]
+    return None
 
 
 def locales():

@@ -490,9 +490,9 @@ fn mt709_symbolic_links_enabled() {
 
 // ---- OS -------------------------------------------------------------------
 
-/// Seed 000 with the server process limited to `nofile` descriptors.
-fn seed000_with_nofile(nofile: u64) -> mytune::facts::Facts {
-    let mut facts = snapshot(SEED000);
+/// A snapshot with the server process limited to `nofile` descriptors.
+fn with_nofile(name: &str, nofile: u64) -> mytune::facts::Facts {
+    let mut facts = snapshot(name);
     let p = facts
         .host
         .as_mut()
@@ -511,7 +511,7 @@ fn mt801_waits_for_the_limit_below_which_the_server_lowers_its_settings() {
     // server lowers nothing (it only logs that its request of 25000 was not
     // granted, as a real MariaDB 10.11 did under 20000): silent (issue 51).
     assert_silent(&evaluate(SEED000), "MT801");
-    let ev = eval_with(&seed000_with_nofile(6000), &Profile::default());
+    let ev = eval_with(&with_nofile(SEED000, 6000), &Profile::default());
     let f = one(&ev, "MT801", "limit:nofile");
     assert_eq!(f.current.as_deref(), Some("6000"));
     // The server's whole request, max(5 x 5000, 7078) = 25000, at least 65535.
@@ -531,18 +531,9 @@ fn mt801_waits_for_the_limit_below_which_the_server_lowers_its_settings() {
 
 #[test]
 fn mt801_recommends_more_than_65535_when_the_server_needs_it() {
-    let mut facts = snapshot(SEED003);
-    let p = facts
-        .host
-        .as_mut()
-        .unwrap()
-        .server_process
-        .as_mut()
-        .unwrap();
-    p.nofile_soft = Some(mytune::facts::host::Limit::Value(65535));
-    let ev = eval_with(&facts, &Profile::default());
+    let ev = eval_with(&with_nofile(SEED003, 65535), &Profile::default());
     let f = one(&ev, "MT801", "limit:nofile");
-    // max(5 x 110000, 10 + 110000 + 2 x 200000) = 550000, rounded up to 1024.
+    // max(5 x 110000, 30 + 110000 + 2 x 200000) = 550000, rounded up to 1024.
     assert_eq!(f.recommended.as_deref(), Some("550912"));
 }
 
@@ -1007,7 +998,7 @@ fn mt817_io_scheduler_not_for_ssd() {
 
 #[test]
 fn host_settings_are_not_dropped_by_the_known_variable_predicate() {
-    let facts = seed000_with_nofile(6000);
+    let facts = with_nofile(SEED000, 6000);
     let profile = Profile::default();
     // A catalog that knows no server variable at all.
     let known = |_: &str| false;
