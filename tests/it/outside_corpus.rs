@@ -327,13 +327,10 @@ fn extracted_cases(dir: &Path) -> Vec<Case> {
             if t.starts_with('!') {
                 continue;
             }
-            match keep_line(t) {
-                Ok(Some(l)) => {
-                    cnf.push_str(&l);
-                    cnf.push('\n');
-                    n += 1;
-                }
-                Ok(None) | Err(_) => {}
+            if let Ok(Some(l)) = keep_line(t) {
+                cnf.push_str(&l);
+                cnf.push('\n');
+                n += 1;
             }
         }
         if n > 0 {
