@@ -708,3 +708,14 @@ fn a_plugin_form_prefix_is_taken_as_a_prefix() {
         show(&f)
     );
 }
+
+/// The full differential run of issue 52: mariadbd 10.11.19 keeps
+/// `skip-bdb` (Berkeley DB, gone since MySQL 5.1) as a no-op it warns about
+/// ("'skip-bdb' was removed. It does nothing now"), whatever its value.
+#[test]
+fn skip_bdb_is_a_no_op_mariadb_warns_about() {
+    for line in ["skip_bdb", "skip-bdb=0", "loose-skip-bdb"] {
+        let f = lint("mariadb-10.11", &mysqld(line));
+        assert_eq!(worst(&f), Some(Severity::Warn), "{line}: {}", show(&f));
+    }
+}
