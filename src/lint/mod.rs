@@ -33,7 +33,7 @@ use std::path::Path;
 use crate::catalog::{
     Catalog, Effect, LineContext, Reason, edit_distance, plugins_in_load_value, written_name,
 };
-use crate::cnf::{self, LoadedFiles, OptionEntry};
+use crate::cnf::{self, LoadedFiles, Modifier, OptionEntry};
 use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
@@ -493,6 +493,18 @@ fn loaded_plugins(loaded: &LoadedFiles, server_groups: &[String]) -> LineContext
                 .as_deref()
                 .and_then(|v| crate::catalog::parse_number(v.trim(), true).ok());
         }
+        if e.name == "getopt_prefix_matching" {
+            ctx.no_prefix_matching = match e.modifier {
+                Modifier::Skip | Modifier::Disable => true,
+                Modifier::Enable => false,
+                _ => e.value.as_deref().is_some_and(|v| {
+                    matches!(
+                        v.trim().to_ascii_lowercase().as_str(),
+                        "0" | "off" | "false"
+                    )
+                }),
+            };
+        }
         if !matches!(
             e.name.as_str(),
             "plugin_load" | "plugin_load_add" | "early_plugin_load"
@@ -706,14 +718,7 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
         ));
     }
     if let Some(coll) = get("collation_server") {
-        let charset = value("character_set_server").map(|c| {
-            let c = c.trim().to_ascii_lowercase();
-            if c == "utf8" {
-                "utf8mb3".to_string()
-            } else {
-                c
-            }
-        });
+        let charset = value("character_set_server").map(|c| catalog.server_charset(&c));
         if let (Some(of), Some(charset)) = (catalog.collation_charset(coll.value.trim()), charset)
             && of != charset
         {

@@ -370,3 +370,52 @@ fn every_real_variable_list_lints_with_no_unknown_name() {
     assert!(read > 0 || cfg!(mytune_no_shared));
     assert!(bad.is_empty(), "unknown names:\n{}", bad.join("\n"));
 }
+
+/// Every variable dump of shared/fixtures/dumps (mysqltuner results,
+/// `SHOW GLOBAL VARIABLES` tables, pt-mysql-summary samples of MySQL,
+/// Percona Server, PXC and MariaDB 5.5 to 10.11), written as an option file
+/// and linted for the release in its name, has no unknown name: an older
+/// release's name is an entry of the nearest catalog (issue 52).
+#[test]
+#[cfg_attr(mytune_no_shared, ignore = "needs ../shared beside the checkout")]
+fn every_fixture_dump_lints_with_no_unknown_name() {
+    let Some(dir) = shared_path("fixtures/dumps") else {
+        eprintln!("skipped: shared/fixtures/dumps is absent");
+        return;
+    };
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.contains("variables") || f.ends_with("result.json"))
+        .collect();
+    files.sort();
+    let mut bad = Vec::new();
+    for file in &files {
+        // `flavor-version__…` or `flavor-version_…`.
+        let release = file.split('_').next().unwrap();
+        let vars = if file.ends_with(".json") {
+            mysqltuner_vars(file)
+        } else {
+            tsv_vars(file)
+        }
+        .unwrap();
+        assert!(vars.len() > 100, "{file}: {} names read", vars.len());
+        let names: Vec<String> = vars.into_keys().collect();
+        let unknown = unknown_names(release, &names);
+        println!(
+            "{file} as {release}: {} names, {} unknown",
+            names.len(),
+            unknown.len()
+        );
+        if !unknown.is_empty() {
+            bad.push(format!("{file} ({release}): {}", unknown.join(" ")));
+        }
+    }
+    assert!(
+        files.len() >= 10,
+        "only {} dumps in shared/fixtures/dumps",
+        files.len()
+    );
+    assert!(bad.is_empty(), "unknown names:\n{}", bad.join("\n"));
+}

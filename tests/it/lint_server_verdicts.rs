@@ -638,3 +638,84 @@ fn enum_values_and_optimizer_flags_are_validated() {
         assert!(f.is_empty(), "{line}: {}", show(&f));
     }
 }
+
+/// Outside corpus (issue 52), MariaDB's test suite `ctype_ucs2_def`,
+/// `ctype_utf8mb4_unicode_ci_def`: with a list in character_set_server the
+/// server runs with the first name it knows, so a collation of that one is
+/// valid (mariadbd 10.11.19 starts; the ucs2 file only warns about clients).
+#[test]
+fn a_collation_of_the_first_known_charset_in_a_list_starts() {
+    for (text, worst_ok) in [
+        (
+            "[mysqld]\ncharacter-set-server=utf8mb4,latin1\ncollation-server=utf8mb4_unicode_ci\n",
+            None,
+        ),
+        (
+            "[mysqld]\ncollation-server=ucs2_unicode_ci\ncharacter-set-server=ucs2,latin1\n",
+            Some(Severity::Warn),
+        ),
+    ] {
+        let f = lint("mariadb-10.11", text);
+        assert_eq!(worst(&f), worst_ok, "{text}: {}", show(&f));
+    }
+    // The collation of another set in the list is still refused.
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\ncharacter-set-server=utf8mb4,latin1\ncollation-server=latin1_swedish_ci\n",
+    );
+    assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
+}
+
+/// Outside corpus (issue 52), the test suite's `include/default_mysqld.cnf`:
+/// with getopt_prefix_matching off the server takes no name as a prefix, so
+/// `loose-aria` is an unknown loose option (a warning), not an ambiguous
+/// prefix (fatal with prefix matching on).
+#[test]
+fn no_prefix_is_ambiguous_once_prefix_matching_is_off() {
+    let on = lint("mariadb-10.11", "[mysqld]\nloose-aria\n");
+    assert_eq!(worst(&on), Some(Severity::Crit), "{}", show(&on));
+    for off in [
+        "disable-getopt-prefix-matching",
+        "skip-getopt-prefix-matching",
+        "getopt_prefix_matching=OFF",
+    ] {
+        let text = format!("[mysqld]\nloose-aria\n{off}\n");
+        let f = lint("mariadb-10.11", &text);
+        assert!(worst(&f) < Some(Severity::Crit), "{text}: {}", show(&f));
+        assert!(
+            f.iter()
+                .any(|f| f.message.contains("loose- makes the server skip it")),
+            "{text}: {}",
+            show(&f)
+        );
+    }
+}
+
+/// Outside corpus (issue 52), the test suite's `innodb_fts/crash_recovery`:
+/// `enable-plugin-NAME` takes a unique prefix like any option
+/// (`plugin-innodb-sys-tables` is taken by mariadbd 10.11.19 as a prefix,
+/// with a note), not "a system variable but not an option".
+#[test]
+fn a_plugin_form_prefix_is_taken_as_a_prefix() {
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\nenable-plugin-innodb-sys-tables\n",
+    );
+    assert_eq!(worst(&f), Some(Severity::Warn), "{}", show(&f));
+    assert!(
+        f.iter().any(|f| f.message.contains("unique prefix")),
+        "{}",
+        show(&f)
+    );
+}
+
+/// The full differential run of issue 52: mariadbd 10.11.19 keeps
+/// `skip-bdb` (Berkeley DB, gone since MySQL 5.1) as a no-op it warns about
+/// ("'skip-bdb' was removed. It does nothing now"), whatever its value.
+#[test]
+fn skip_bdb_is_a_no_op_mariadb_warns_about() {
+    for line in ["skip_bdb", "skip-bdb=0", "loose-skip-bdb"] {
+        let f = lint("mariadb-10.11", &mysqld(line));
+        assert_eq!(worst(&f), Some(Severity::Warn), "{line}: {}", show(&f));
+    }
+}

@@ -60,6 +60,7 @@ mod lint_target;
 mod lint_upgrade;
 mod live_collect;
 mod name_resolve_live;
+mod outside_corpus;
 mod packaging;
 mod privileges_live;
 mod report_escaping;

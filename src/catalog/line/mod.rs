@@ -117,6 +117,10 @@ pub struct LineContext {
     pub target: Option<Target>,
     /// `innodb_page_size` in bytes, when the files set it.
     pub innodb_page_size: Option<i128>,
+    /// The files turn `getopt_prefix_matching` off (MariaDB): a name is
+    /// then never taken as a prefix of another (the server reads that
+    /// option first, wherever it stands).
+    pub no_prefix_matching: bool,
 }
 
 /// MariaDB booleans that, turned on, keep the server from serving, with
@@ -162,9 +166,16 @@ impl Catalog {
         // A system variable without an option of its name is, to the
         // option parser, possibly a prefix of another option
         // (`profiling` → `profiling_history_size`).
+        let resolve_prefix = || {
+            if ctx.no_prefix_matching {
+                Ok(None)
+            } else {
+                self.resolve_prefix(e)
+            }
+        };
         let exact = self.resolve_option(&written).filter(|(v, _)| {
             !facts.is_some_and(|f| f.not_option.contains(&v.name))
-                || !matches!(self.resolve_prefix(e), Ok(Some(_)))
+                || !matches!(resolve_prefix(), Ok(Some(_)))
         });
         if let Some((info, super::OptionPrefix::Autoset)) = exact {
             // The server sizes it; a value is refused.
@@ -184,7 +195,7 @@ impl Catalog {
         }
         let (info, prefix) = match exact {
             Some((info, _)) => (info, None),
-            None => match self.resolve_prefix(e) {
+            None => match resolve_prefix() {
                 Ok(Some((_, Some(info), silent))) => (info, Some(silent)),
                 Ok(Some((full, None, _))) => {
                     let msg = self.ignored_message(&full).unwrap_or("");
@@ -629,8 +640,21 @@ impl Catalog {
         } else {
             e.name.clone()
         };
-        let matching: Vec<&(String, Option<&VarInfo>)> =
+        let mut matching: Vec<&(String, Option<&VarInfo>)> =
             names.iter().filter(|(n, _)| n.starts_with(&p)).collect();
+        // `plugin-NAME` takes a prefix too, among the options that answer
+        // to the plugin- form (`enable-plugin-innodb-sys-tables` is
+        // plugin-innodb-sys-tablestats: 10.11 has no INNODB_SYS_TABLES).
+        if matching.is_empty()
+            && let Some(rest) = p.strip_prefix("plugin_")
+        {
+            matching = names
+                .iter()
+                .filter(|(n, v)| {
+                    n.starts_with(rest) && v.is_some_and(|v| self.takes_plugin_form(v))
+                })
+                .collect();
+        }
         if matching.is_empty() {
             return Ok(None);
         }

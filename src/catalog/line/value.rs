@@ -753,6 +753,27 @@ impl Catalog {
             && server_facts(self.target()).is_some_and(|f| f.zero_silent.contains(&info.name))
     }
 
+    /// The character set the server runs with for a `character_set_server`
+    /// value: MariaDB reads a list and takes the first name it knows
+    /// (`ucs2,latin1` is ucs2); elsewhere the value itself. `utf8` is
+    /// `utf8mb3`.
+    pub fn server_charset(&self, value: &str) -> String {
+        let lower = value.trim().to_ascii_lowercase();
+        let chosen = match server_facts(self.target()) {
+            Some(facts) => lower
+                .split(',')
+                .map(str::trim)
+                .find(|c| facts.charsets.contains(*c) || *c == "utf8")
+                .unwrap_or(lower.as_str()),
+            None => lower.as_str(),
+        };
+        if chosen == "utf8" {
+            "utf8mb3".to_string()
+        } else {
+            chosen.to_string()
+        }
+    }
+
     /// The character set of a collation the server knows (MariaDB: from the
     /// server; `utf8_…` is `utf8mb3_…`).
     pub fn collation_charset(&self, collation: &str) -> Option<&str> {
