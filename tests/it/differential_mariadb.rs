@@ -518,6 +518,13 @@ fn pinned() -> Vec<Case> {
         // The full run's false crit: a no-op the server keeps.
         "skip_bdb",
         "skip_bdb=OFF",
+        // The full run's missed refusal: InnoDB parses the path at start-up.
+        "innodb_data_file_=ON",
+        "innodb_data_file_path=ON",
+        "innodb_data_file_path=ibdata1:512K",
+        "innodb_data_file_path=ibdata1:12M:autoextend;",
+        "innodb_data_file_path=ibdata1:12582912:autoextend",
+        "innodb_data_file_path=ibdata1:12M:autoextend:max:100M",
     ]
     .iter()
     .map(|l| Case::line("pinned", l))

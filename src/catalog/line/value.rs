@@ -554,6 +554,19 @@ impl Catalog {
                     .is_some_and(|(db, t)| !db.is_empty() && !t.is_empty());
                 (!ok).then(|| refuse("a table rule is written db_name.table_name".into()))
             }
+            // InnoDB parses the path at start-up: "syntax error in file
+            // path or size specified is less than 1 megabyte".
+            "innodb_data_file_path" | "innodb_temp_data_file_path"
+                if self.target().flavor == Flavor::Mariadb =>
+            {
+                data_file_path_error(v).map(|why| {
+                    refuse(format!(
+                        "{why} (written path:size[:autoextend[:max:size]], files joined by ';', \
+                         sizes of at least 1M); InnoDB does not start, and it is the default \
+                         storage engine"
+                    ))
+                })
+            }
             "replicate_wild_do_table" | "replicate_wild_ignore_table" => (!v.contains('.'))
                 .then(|| refuse("a table pattern is written db_pattern.table_pattern".into())),
             "replicate_rewrite_db" => {
@@ -889,6 +902,68 @@ pub fn parse_number(v: &str, unsigned: bool) -> Result<i128, String> {
     Ok(if neg { -n } else { n })
 }
 
+/// Why InnoDB refuses an `innodb_data_file_path` value, as mariadbd 10.11
+/// did when started with each form (`ON`, `ibdata1`, `ibdata1:abc`,
+/// `ibdata1:512K`, `12MB`, a trailing `;`, `autoextend` before the last
+/// file, `:max` without a size, an unknown attribute all refused; `12M`,
+/// `12m`, `12582912` (bytes), `:autoextend:max:100M` and two files
+/// started). `None` when it parses.
+fn data_file_path_error(v: &str) -> Option<String> {
+    let size = |s: &str| -> Option<u64> {
+        let digits = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let unit = &s[digits.len()..];
+        let n: u64 = digits.parse().ok()?;
+        let mult: u64 = match unit {
+            "" => 1,
+            "K" | "k" => 1 << 10,
+            "M" | "m" => 1 << 20,
+            "G" | "g" => 1 << 30,
+            "T" | "t" => 1 << 40,
+            _ => return None,
+        };
+        n.checked_mul(mult)
+    };
+    let files: Vec<&str> = v.split(';').collect();
+    for (i, file) in files.iter().enumerate() {
+        let mut parts = file.split(':');
+        let path = parts.next().unwrap_or("");
+        if path.is_empty() {
+            return Some(format!("'{file}' names no file"));
+        }
+        let Some(bytes) = parts.next().map(size) else {
+            return Some(format!("'{file}' gives no size"));
+        };
+        match bytes {
+            None => return Some(format!("'{file}' has no size InnoDB can read")),
+            Some(b) if b < 1 << 20 => {
+                return Some(format!("'{file}' is smaller than 1 megabyte"));
+            }
+            Some(_) => {}
+        }
+        let rest: Vec<&str> = parts.collect();
+        let ok = match rest.as_slice() {
+            [] => true,
+            ["newraw"] | ["raw"] => true,
+            ["autoextend"] => i + 1 == files.len(),
+            ["autoextend", "max", max] => i + 1 == files.len() && size(max).is_some(),
+            _ => false,
+        };
+        if !ok {
+            return Some(
+                if rest.first() == Some(&"autoextend") && i + 1 < files.len() {
+                    format!("'{file}': only the last file may autoextend")
+                } else {
+                    format!(
+                        "'{file}': '{}' is not autoextend[:max:size]",
+                        rest.join(":")
+                    )
+                },
+            );
+        }
+    }
+    None
+}
+
 /// What a server that reads a number with C's `atoi` runs with: the value
 /// modulo 2^32 as a signed 32-bit int, stored sign-extended in an unsigned
 /// 64-bit variable (`log_warnings = 4294967296` runs as 0).
@@ -971,6 +1046,35 @@ mod tests {
         assert!(parse_number("16 M", true).is_err());
         assert!(parse_number("abc", true).is_err());
         assert!(parse_number("99999999999999999999999", true).is_err());
+    }
+
+    #[test]
+    fn data_file_paths_parse_as_mariadbd_10_11_started_them() {
+        for ok in [
+            "ibdata1:12M:autoextend",
+            "ibdata1:12M",
+            "ibdata1:12m:autoextend",
+            "ibdata1:12582912:autoextend",
+            "ibdata1:12M:autoextend:max:100M",
+            "ibdata1:12M;ibdata2:10M:autoextend",
+        ] {
+            assert_eq!(data_file_path_error(ok), None, "{ok}");
+        }
+        for bad in [
+            "ON",
+            "ibdata1",
+            "ibdata1:",
+            "ibdata1:abc",
+            "ibdata1:512K",
+            "ibdata1:12M:autoextend;",
+            "ibdata1:12M:autoextend;ibdata2:10M",
+            "ibdata1:12MB:autoextend",
+            ":12M:autoextend",
+            "ibdata1:12M:foo",
+            "ibdata1:12M:autoextend:max",
+        ] {
+            assert!(data_file_path_error(bad).is_some(), "{bad}");
+        }
     }
 
     #[test]
