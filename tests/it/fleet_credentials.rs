@@ -218,6 +218,11 @@ fn dash_p_asks_once_for_the_whole_fleet() {
     // The answer goes in once the prompt is there (echo is off by then).
     let before = read_until(&mut out, "Enter password:");
     assert!(before.contains("Enter password:"), "{before}");
+    // rpassword prints the prompt and then turns the terminal's echo off:
+    // an answer typed within that instant is echoed, by the terminal, not
+    // by mytune (a loaded machine showed it once). Answer as a person
+    // would, after the prompt has settled.
+    std::thread::sleep(std::time::Duration::from_millis(500));
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"one-answer-3310\n").unwrap();
     let mut rest = String::new();
