@@ -52,13 +52,16 @@ impl ProfileArgs {
     /// `base` (the defaults, or a `mytune.toml`'s profile) with what the
     /// flags say on top.
     pub fn over(&self, base: Profile) -> Profile {
-        Profile {
-            durability: self.durability.unwrap_or(base.durability),
-            workload: self.workload.unwrap_or(base.workload),
-            observability: self.observability.unwrap_or(base.observability),
-            connections: self.connections.or(base.connections),
-            share: self.share.unwrap_or(base.share),
+        // One rule for laying settings over a profile: an inventory
+        // entry's and the flags' are the same kind of thing.
+        mytune::fleet::inventory::ProfileOverrides {
+            durability: self.durability,
+            workload: self.workload,
+            observability: self.observability,
+            connections: self.connections,
+            share: self.share,
         }
+        .over(base)
     }
 
     pub fn given(&self) -> bool {
