@@ -776,15 +776,8 @@ fn lint_agrees_with_the_real_mariadbd() {
     let target: Target = format!("mariadb-{}", oracle.release()).parse().unwrap();
     let (cat, others) = catalogs();
     let all = corpus(cat, &others);
-    let full = std::env::var("MYTUNE_DIFF_FULL").as_deref() == Ok("1");
-    let seed: u64 = std::env::var("MYTUNE_DIFF_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let n: usize = std::env::var("MYTUNE_DIFF_SAMPLE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(240);
+    let crate::support::oracle::Sampling { full, seed, n } =
+        crate::support::oracle::sampling("DIFF", 240);
     let total = all.len();
     let cases = if let Some(ids) = listed_ids() {
         // A line `~TEXT` names every case whose id contains TEXT.

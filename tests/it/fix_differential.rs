@@ -414,15 +414,8 @@ fn fixes_keep_what_the_real_mariadbd_reads() {
         total >= 1000,
         "the corpus has {total} cases, fewer than 1,000"
     );
-    let full = std::env::var_os("MYTUNE_FIXDIFF_FULL").is_some_and(|v| v == "1");
-    let seed: u64 = std::env::var("MYTUNE_FIXDIFF_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let n: usize = std::env::var("MYTUNE_FIXDIFF_SAMPLE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(160);
+    let crate::support::oracle::Sampling { full, seed, n } =
+        crate::support::oracle::sampling("FIXDIFF", 160);
     let cases = if full { all } else { sample(all, seed, n) };
     let started = std::time::Instant::now();
     let mut failures = Vec::new();

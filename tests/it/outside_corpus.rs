@@ -521,15 +521,8 @@ fn lint_agrees_with_mariadbd_on_the_outside_corpus() {
         }
     };
     let (mut cases, left) = suite_cases(&suite);
-    let full = std::env::var("MYTUNE_OUTSIDE_FULL").as_deref() == Ok("1");
-    let seed: u64 = std::env::var("MYTUNE_OUTSIDE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let n: usize = std::env::var("MYTUNE_OUTSIDE_SAMPLE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(24);
+    let crate::support::oracle::Sampling { full, seed, n } =
+        crate::support::oracle::sampling("OUTSIDE", 24);
     if let Some(dir) = std::env::var_os("MYTUNE_OUTSIDE_DIR") {
         cases.extend(extracted_cases(Path::new(&dir)));
     }

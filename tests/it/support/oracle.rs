@@ -578,3 +578,21 @@ pub fn seeded_sample<T>(mut items: Vec<T>, n: usize, seed: u64) -> Vec<T> {
     items.truncate(n);
     items
 }
+
+/// How much of a differential corpus one run judges: everything with
+/// `MYTUNE_{name}_FULL=1`, else a sample of `MYTUNE_{name}_SAMPLE` cases
+/// (default `sample`) drawn with `MYTUNE_{name}_SEED` (default 1).
+pub struct Sampling {
+    pub full: bool,
+    pub seed: u64,
+    pub n: usize,
+}
+
+pub fn sampling(name: &str, sample: usize) -> Sampling {
+    let var = |what: &str| std::env::var(format!("MYTUNE_{name}_{what}")).ok();
+    Sampling {
+        full: var("FULL").as_deref() == Some("1"),
+        seed: var("SEED").and_then(|s| s.parse().ok()).unwrap_or(1),
+        n: var("SAMPLE").and_then(|s| s.parse().ok()).unwrap_or(sample),
+    }
+}
