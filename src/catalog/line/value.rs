@@ -221,7 +221,10 @@ impl Catalog {
                         None,
                     ));
                 }
-                if n > i128::from(i32::MAX)
+                // Within the range the server takes it silently, and what
+                // runs (a 32-bit read sign-extended) is as verbose as the
+                // maximum: only a clamped value changes meaning.
+                if max.is_some_and(|m| n > m)
                     && server_facts(self.target()).is_some_and(|f| f.int_read.contains(&info.name))
                 {
                     // The server checks the range, warns that it adjusted the
