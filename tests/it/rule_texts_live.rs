@@ -249,3 +249,36 @@ fn regression_51_mt012_cites_the_error_log_only_when_it_says_so() {
     assert!(!msg.contains("error log"), "{msg}");
     assert!(finding(&v, "MT018").is_none(), "{v:#}");
 }
+
+/// MT206's threshold is the server's own (issue 51): under 20000 files a
+/// MariaDB asked for 5000 connections and 1024 tables lowers nothing
+/// (though it asked for 25005), under 7000 it lowers the table cache to
+/// (7000 - 30 - 5000) / 2 = 985, and only then does MT206 speak.
+#[test]
+fn regression_51_mt206_waits_for_the_servers_own_lowering() {
+    let cnf = "max_connections = 5000\ntable_open_cache = 1024";
+    let Some(roomy) = TestServer::start_with_nofile(cnf, 20000) else {
+        return;
+    };
+    assert_eq!(
+        roomy.sql("SELECT @@table_open_cache").unwrap().trim(),
+        "1024"
+    );
+    let file = roomy.dir().join("my.cnf");
+    let with_file = ["--config", file.to_str().unwrap()];
+    assert!(finding(&check(&roomy, &with_file), "MT206").is_none());
+    drop(roomy);
+    let Some(tight) = TestServer::start_with_nofile(cnf, 7000) else {
+        return;
+    };
+    assert_eq!(
+        tight.sql("SELECT @@table_open_cache").unwrap().trim(),
+        "985"
+    );
+    let file = tight.dir().join("my.cnf");
+    let v = check(&tight, &["--config", file.to_str().unwrap()]);
+    assert!(
+        message(&v, "MT206").contains("lowered table_open_cache"),
+        "{v:#}"
+    );
+}
