@@ -514,6 +514,16 @@ fn loaded_plugins(loaded: &LoadedFiles, server_groups: &[String]) -> LineContext
         ctx.plugins
             .extend(plugins_in_load_value(e.value.as_deref().unwrap_or("")));
     }
+    // file_key_management without its key file fails to initialize
+    // ("file-key-management-filename is not set").
+    let has_key_file = loaded.entries.iter().any(|e| {
+        server_groups.iter().any(|g| g == e.group_as_read())
+            && e.name == "file_key_management_filename"
+            && e.value.as_deref().is_some_and(|v| !v.trim().is_empty())
+    });
+    if ctx.plugins.contains("file_key_management") && !has_key_file {
+        ctx.keyless_plugins.insert("file_key_management".into());
+    }
     ctx
 }
 

@@ -249,9 +249,17 @@ fn dotted_names_are_key_cache_variables_on_mariadb_even_with_loose() {
 fn encrypting_temporary_files_needs_a_key_management_plugin() {
     let f = lint("mariadb-10.11", &mysqld("encrypt_tmp_files=ON"));
     assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
+    // Loaded without its key file, the plugin fails to initialize: the
+    // server refuses the same as with no plugin.
     let f = lint(
         "mariadb-10.11",
         "[mysqld]\nplugin_load_add=file_key_management\nencrypt_tmp_files=ON\n",
+    );
+    assert_eq!(worst(&f), Some(Severity::Crit), "{}", show(&f));
+    let f = lint(
+        "mariadb-10.11",
+        "[mysqld]\nplugin_load_add=file_key_management\n\
+         file_key_management_filename=/etc/mysql/keys.txt\nencrypt_tmp_files=ON\n",
     );
     assert!(
         f.iter().all(|x| x.severity != Severity::Crit),
@@ -334,6 +342,11 @@ fn a_prefix_is_read_in_the_servers_option_sets_first() {
         ("skip_log=ON", Some(Crit)),
         ("skip_log_b=ON", Some(Crit)),
         ("skip_log_bin=yes", None),
+        // skip_b is skip- + an ambiguous "b" in the server's own set, before
+        // the no-op skip-bdb of a later set is reached; skip_bd is no
+        // prefix there and reaches it.
+        ("skip_b=ON", Some(Crit)),
+        ("skip_bd=ON", Some(Warn)),
         // getopt_prefix_matching is read in the first pass, silently.
         ("getopt_prefix_matchi=ON", None),
     ]);

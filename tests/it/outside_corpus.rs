@@ -592,3 +592,77 @@ fn a_suite_cnf_gives_one_file_per_server() {
         ]
     );
 }
+
+/// The outside corpus's last missed refusal (MariaDB's test suite,
+/// galera_encrypt_tmp_files): file_key_management loaded without its key
+/// file fails to initialize, so an option that needs a key stops the server
+/// as if no key plugin were loaded; options that only warn without keys
+/// (encrypt_binlog) and a named key file (its existence is the host's, not
+/// the file's) stay below crit.
+#[test]
+fn encryption_with_a_key_plugin_that_cannot_initialize_is_refused_as_the_server_does() {
+    let oracle = match Oracle::new() {
+        Ok(o) => o,
+        Err(reason) => {
+            mariadb::skip_or_panic::<()>(&format!("key plugin start: {reason}"));
+            return;
+        }
+    };
+    let keyless = "[mysqld]\nplugin_load_add = file_key_management\n";
+    let dir = tempfile::tempdir().unwrap();
+    let keys = dir.path().join("keys.txt");
+    fs::write(
+        &keys,
+        "1;a7addd9adea9978fda19f21e6be987880e68ac92632ca052e5bb42b1a506939a\n",
+    )
+    .unwrap();
+    let with_keys = format!(
+        "{keyless}file_key_management_filename = {}\n",
+        keys.display()
+    );
+    let cases = [
+        (format!("{keyless}encrypt_tmp_files = ON\n"), Class::Refuses),
+        (
+            format!("{keyless}innodb_encrypt_tables = ON\n"),
+            Class::Refuses,
+        ),
+        (format!("{keyless}encrypt_binlog = ON\n"), Class::Warns),
+        (
+            format!("{with_keys}innodb_encrypt_tables = ON\n"),
+            Class::Clean,
+        ),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let cnf = dir.path().join(format!("case{i}.cnf"));
+        fs::write(&cnf, text).unwrap();
+        let scratch = dir.path().join(format!("scratch{i}"));
+        fs::create_dir(&scratch).unwrap();
+        let verdict = oracle.judge(&cnf, &scratch).unwrap();
+        assert_eq!(
+            verdict.class, *expected,
+            "{text}: the server says {:?}",
+            verdict.lines
+        );
+        let out = mytune_command()
+            .args(["lint", "--target", "mariadb-10.11", "--format", "json"])
+            .arg(&cnf)
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let crit: Vec<&serde_json::Value> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "crit")
+            .collect();
+        assert_eq!(
+            !crit.is_empty(),
+            *expected == Class::Refuses,
+            "{text}: lint's crits {crit:#?}"
+        );
+        if *expected == Class::Refuses {
+            let m = crit[0]["message"].as_str().unwrap();
+            assert!(m.contains("without file_key_management_filename"), "{m}");
+        }
+    }
+}

@@ -121,6 +121,10 @@ pub struct LineContext {
     /// then never taken as a prefix of another (the server reads that
     /// option first, wherever it stands).
     pub no_prefix_matching: bool,
+    /// Key management plugins the files load without what they need to
+    /// initialize (`file_key_management` without
+    /// `file_key_management_filename`): loaded, but no key source.
+    pub keyless_plugins: HashSet<String>,
 }
 
 /// MariaDB booleans that, turned on, keep the server from serving, with
@@ -632,16 +636,28 @@ impl Catalog {
                 }
             }
         }
-        let p = if names
+        let whole_is_a_prefix = names
             .iter()
-            .any(|(n, _)| n.starts_with(&whole) && *n != whole)
-        {
-            whole
+            .any(|(n, _)| n.starts_with(&whole) && *n != whole);
+        let p = if whole_is_a_prefix {
+            whole.clone()
         } else {
             e.name.clone()
         };
         let mut matching: Vec<&(String, Option<&VarInfo>)> =
             names.iter().filter(|(n, _)| n.starts_with(&p)).collect();
+        // The server looks a name up set by set, and within a set tries the
+        // name as written, then without its `skip-`/`enable-`/`disable-`
+        // prefix: `skip_b` is ambiguous among the server's own `b…` options
+        // before the no-op `skip-bdb`, read in a later set, is reached.
+        let stripped: Vec<&(String, Option<&VarInfo>)> = if whole_is_a_prefix && e.name != whole {
+            names
+                .iter()
+                .filter(|(n, _)| n.starts_with(&e.name))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // `plugin-NAME` takes a prefix too, among the options that answer
         // to the plugin- form (`enable-plugin-innodb-sys-tables` is
         // plugin-innodb-sys-tablestats: 10.11 has no INNODB_SYS_TABLES).
@@ -692,17 +708,17 @@ impl Catalog {
                 None => String::new(),
             }
         };
-        let pick = |set: &str| -> Result<Option<(String, Option<&VarInfo>, bool)>, Vec<String>> {
-            let in_set: Vec<_> = matching.iter().filter(|c| set_of(c) == set).collect();
-            match in_set.len() {
-                0 => Ok(None),
-                1 => Ok(Some((in_set[0].0.clone(), in_set[0].1, false))),
-                _ => Err(in_set.iter().map(|c| c.0.clone()).collect()),
-            }
+        let pick = |set: &str| match pick_in_set(&matching, set, &set_of)? {
+            Some(hit) => Ok(Some(hit)),
+            None => pick_in_set(&stripped, set, &set_of),
         };
         // The server's own options, then a plugin's main set, then the
         // plugins of one option each.
-        let mut sets: Vec<String> = matching.iter().map(|c| set_of(c)).collect();
+        let mut sets: Vec<String> = matching
+            .iter()
+            .chain(&stripped)
+            .map(|c| set_of(c))
+            .collect();
         sets.sort_by_key(|s| {
             (
                 s.starts_with('~'),
@@ -802,5 +818,21 @@ impl Catalog {
             },
             var: None,
         }]
+    }
+}
+
+/// The one candidate of `set` (`Ok(None)`: none; `Err`: several, the server
+/// calls the name ambiguous).
+#[allow(clippy::type_complexity)]
+fn pick_in_set<'v>(
+    candidates: &[&(String, Option<&'v VarInfo>)],
+    set: &str,
+    set_of: &dyn Fn(&(String, Option<&'v VarInfo>)) -> String,
+) -> Result<Option<(String, Option<&'v VarInfo>, bool)>, Vec<String>> {
+    let in_set: Vec<_> = candidates.iter().filter(|c| set_of(c) == set).collect();
+    match in_set.len() {
+        0 => Ok(None),
+        1 => Ok(Some((in_set[0].0.clone(), in_set[0].1, false))),
+        _ => Err(in_set.iter().map(|c| c.0.clone()).collect()),
     }
 }

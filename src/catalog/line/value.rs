@@ -143,7 +143,7 @@ impl Catalog {
             && turns_on
             && !MARIADB_KEY_MANAGEMENT_PLUGINS
                 .iter()
-                .any(|p| ctx.plugins.contains(*p))
+                .any(|p| ctx.plugins.contains(*p) && !ctx.keyless_plugins.contains(*p))
         {
             let innodb = if info.name.starts_with("innodb_") {
                 " (InnoDB: \"cannot enable encryption, encryption plugin is not available\"; InnoDB \
@@ -153,12 +153,20 @@ impl Catalog {
             };
             return Some(Judgement {
                 effect: Effect::Refuses,
-                message: format!(
-                    "{} = {value} needs a key management plugin (plugin-load-add = \
-                     file_key_management, with its key file), which these files do not load{innodb}; \
-                     the server will not start",
-                    info.name
-                ),
+                message: match ctx.keyless_plugins.iter().min() {
+                    Some(p) => format!(
+                        "{} = {value} needs a key management plugin; the files load {p} without \
+                         {p}_filename, so it fails to initialize and no key is available{innodb}; \
+                         the server will not start",
+                        info.name
+                    ),
+                    None => format!(
+                        "{} = {value} needs a key management plugin (plugin-load-add = \
+                         file_key_management, with its key file), which these files do not \
+                         load{innodb}; the server will not start",
+                        info.name
+                    ),
+                },
                 reason: Reason::BadValue,
                 var: Some(info),
             });
