@@ -3,7 +3,10 @@
 //! The server accepts `128M`, `1g`, `4K` for numeric options: a whole number
 //! with an optional one-letter suffix, 1024-based, in any case. Option files,
 //! rule expressions and generated files all go through these two functions so a
-//! size means the same thing everywhere in mytune.
+//! size means the same thing everywhere in mytune. Durations of the command
+//! line (`500ms`, `10s`, `2m`) are read here too.
+
+use std::time::Duration;
 
 /// The suffixes MySQL accepts, in increasing order, with their multipliers.
 const SUFFIXES: [(char, u64); 6] = [
@@ -134,6 +137,42 @@ pub fn human_size(bytes: u64) -> String {
     format!("{bytes} bytes")
 }
 
+/// `500ms`, `10s`, `2m`, `1h`, or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration (e.g. 500ms, 10s, 2m)"))?;
+    let secs = match unit.trim() {
+        "ms" => n / 1000.0,
+        "" | "s" => n,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        other => {
+            return Err(format!(
+                "'{s}' has an unknown unit '{other}' (use ms, s, m or h)"
+            ));
+        }
+    };
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("'{s}' is out of range"))
+}
+
+/// A duration that must not be 0 (the server and the driver read 0 as
+/// "no limit").
+pub fn parse_time_box(s: &str) -> Result<Duration, String> {
+    let d = parse_duration(s)?;
+    if d < Duration::from_millis(1) {
+        return Err(format!(
+            "'{s}' would mean no limit at all; give at least 1ms (e.g. 500ms, 10s)"
+        ));
+    }
+    Ok(d)
+}
+
 #[cfg(test)]
 mod memory_tests {
     use super::*;
@@ -196,5 +235,24 @@ mod tests {
         assert_eq!(human_size(1536 << 20), "1.5G");
         assert_eq!(human_size(512), "512 bytes");
         assert_eq!(human_size(0), "0 bytes");
+    }
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::*;
+
+    #[test]
+    fn parses_durations() {
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("ten").is_err());
+        assert!(parse_duration("5d").is_err());
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_time_box("0ms").unwrap_err().contains("no limit"));
+        assert!(parse_time_box("0").is_err());
+        assert_eq!(parse_time_box("1ms"), Ok(Duration::from_millis(1)));
     }
 }

@@ -12,7 +12,9 @@
 //!   statement the flavor supports) or at restart;
 //! - [`select`]: `--only` / `--skip` by code, name or family;
 //! - [`skipped`]: parts not read for a missing privilege (MT016);
-//! - [`errorlog`]: what the server's error log says (MT017–MT020).
+//! - [`errorlog`]: what the server's error log says (MT017–MT020);
+//! - [`pipeline`]: all of it on one server's facts ([`run`]), as `mytune
+//!   check` and the fleet call it.
 //!
 //! Nothing here decides what is a problem: tuning findings come from the
 //! rules, drift from comparing facts.
@@ -22,6 +24,7 @@ pub mod coherent;
 pub mod drift;
 pub mod errorlog;
 pub mod header;
+pub mod pipeline;
 pub mod select;
 pub mod skipped;
 
@@ -32,6 +35,7 @@ use crate::rules::{Finding, NotApplicable};
 
 pub use changes::{Apply, SuggestedChange};
 pub use header::Header;
+pub use pipeline::{CheckError, Checked, Input, Settings, run};
 pub use select::Selection;
 
 /// Everything `check` reports, in the order it is shown.

@@ -17,8 +17,6 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-use clap::Args;
-
 use crate::cnf;
 use crate::collect::host::is_loopback_host;
 use crate::target::Flavor;
@@ -74,8 +72,7 @@ impl FromStr for Protocol {
 }
 
 /// `--ssl-mode`, as the `mysql` client spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-#[value(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SslMode {
     Disabled,
     /// TLS when the server offers it, without verifying its certificate;
@@ -103,68 +100,49 @@ impl FromStr for SslMode {
     }
 }
 
-/// Connection flags shared by every command that talks to a server. Use with
-/// `#[command(flatten)]` in a command that disables clap's `-h` help flag.
-#[derive(Debug, Clone, Default, Args)]
+/// How to reach a server, as the `mysql` client's flags say it (each `None`:
+/// not given; option files and `MYSQL_PWD` fill in). The command line that
+/// reads them is the binary's.
+#[derive(Debug, Clone, Default)]
 pub struct ConnectArgs {
     /// Server host name or IP; `localhost` (the default) means the socket.
     /// `--host` alone means this host: the local server over its socket
     /// (whatever the option files say) and this host's facts.
-    #[arg(
-        short = 'h',
-        long,
-        value_name = "HOST",
-        num_args = 0..=1,
-        default_missing_value = ""
-    )]
     pub host: Option<String>,
     /// TCP port (default 3306).
-    #[arg(short = 'P', long, value_name = "PORT")]
     pub port: Option<u16>,
     /// User name (default: your login name).
-    #[arg(short = 'u', long, value_name = "USER")]
     pub user: Option<String>,
     /// Password; `-p` or `--password` without a value prompts on the terminal.
     /// Give the value attached (`-pSECRET`, `--password=SECRET`). Prefer an
     /// option file: a password on the command line is visible to other users.
     /// MYSQL_PWD is read when no password flag is given (deprecated and
     /// insecure: other users may read a process's environment).
-    #[arg(short = 'p', long, value_name = "PASSWORD", num_args = 0..=1)]
     pub password: Option<Option<Secret>>,
     /// Unix socket file.
-    #[arg(short = 'S', long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
     /// TCP or SOCKET. As with the `mysql` client, `-h localhost` means the
     /// socket unless --protocol=TCP; a port alone (no host) means TCP to
     /// 127.0.0.1.
-    #[arg(long, value_name = "PROTOCOL", ignore_case = true)]
     pub protocol: Option<Protocol>,
     /// Read only this option file (instead of the default ones).
-    #[arg(long, value_name = "FILE")]
     pub defaults_file: Option<PathBuf>,
     /// Read this option file too, after the global ones.
-    #[arg(long, value_name = "FILE")]
     pub defaults_extra_file: Option<PathBuf>,
     /// Read no option file.
-    #[arg(long)]
     pub no_defaults: bool,
     /// Also read the option groups with this suffix, [client_SUFFIX] and [mytune_SUFFIX] for
     /// `--defaults-group-suffix=_SUFFIX` (a fleet's own account next to the usual one), as the
     /// mysql client does. Default: the MYSQL_GROUP_SUFFIX environment variable.
-    #[arg(long, value_name = "SUFFIX")]
     pub defaults_group_suffix: Option<String>,
     /// TLS use: DISABLED, PREFERRED (default), REQUIRED, VERIFY_CA, VERIFY_IDENTITY.
-    #[arg(long, value_name = "MODE", ignore_case = true)]
     pub ssl_mode: Option<SslMode>,
     /// CA certificate file (PEM) for VERIFY_CA / VERIFY_IDENTITY.
-    #[arg(long, value_name = "FILE")]
     pub ssl_ca: Option<PathBuf>,
     /// Seconds the whole connection may take: TCP connect, handshake, TLS
     /// and login (default 10; at least 1).
-    #[arg(long, value_name = "SECS")]
     pub connect_timeout: Option<u64>,
     /// Seconds to wait for each reply of the server (default 30; at least 1).
-    #[arg(long, value_name = "SECS")]
     pub read_timeout: Option<u64>,
 }
 

@@ -2,135 +2,22 @@
 //! add the option files given with `--config`, evaluate the rules, compare the
 //! files with the running values (drift), and report.
 
-use mytune::catalog::Resolve;
+use crate::cli::check::{CheckArgs, CheckFormat, ColorChoice};
+
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime};
 
-use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use anyhow::bail;
 
-use mytune::catalog::Catalog;
-use mytune::check::drift::{self, DriftInput};
-use mytune::check::{CheckReport, Header, Selection};
-use mytune::check::{errorlog, skipped};
-use mytune::cnf;
-use mytune::collect::flags::CollectFlags;
-use mytune::facts::{ConfigFacts, Facts};
+use mytune::check::{CheckReport, Selection};
+use mytune::facts::Facts;
 use mytune::fleet::inventory::ProfileOverrides;
 use mytune::report::{self, check_markdown, check_text};
-use mytune::rules::{Profile, Severity};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// The report for people; with --inventory a summary line per server.
-    Text,
-    Json,
-    Markdown,
-    /// One JSON object per line and server: the json report plus name,
-    /// endpoint and status (ok, or error with the reason), each written
-    /// as its server is done.
-    Jsonl,
-    /// Metrics for node_exporter's textfile collector (and Prometheus).
-    Openmetrics,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-/// Advice on a live server (or a snapshot), with drift against its option files.
-#[derive(Debug, Args)]
-#[command(disable_help_flag = true)]
-pub struct CheckArgs {
-    #[command(flatten)]
-    pub flags: CollectFlags,
-    /// Read the facts from a snapshot written by `mytune collect` instead of
-    /// connecting.
-    #[arg(long, value_name = "FILE", conflicts_with = "interval")]
-    pub snapshot: Option<PathBuf>,
-    /// Check every server of this inventory (repeatable): plain lines (`host[:port]` or a
-    /// socket path, then a name and settings such as memory=64G cpus=16), or an Ansible
-    /// inventory, INI or YAML (hosts and groups; the address from ansible_host, the port from
-    /// mysql_port or mytune_port, never ansible_port, which is SSH's; settings as mytune_memory,
-    /// mytune_cpus, mytune_disk, mytune_durability, ...). Credentials are taken as for one server
-    /// (option files, MYSQL_PWD, -p asked once), never from the inventory; an entry may name its
-    /// own option groups with defaults_group_suffix=_SUFFIX (Ansible:
-    /// mytune_defaults_group_suffix), read as --defaults-group-suffix reads them. -P is the port
-    /// of entries naming none. A remote server's host is what the inventory (or --memory, --cpus, --disk) says,
-    /// never this machine. A line that cannot be read is reported and skipped; a server listed
-    /// twice is checked once.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "config", "host", "socket", "protocol"])]
-    pub inventory: Vec<PathBuf>,
-    /// With --inventory: check only the hosts of this Ansible group (directly or through its
-    /// child groups); repeat for several. A group no host is in is an error.
-    #[arg(long, value_name = "GROUP", requires = "inventory")]
-    pub group: Vec<String>,
-    /// With --inventory: how many servers are checked at once (about 0.5 MiB of memory each).
-    /// Each has its own deadline (--connect-timeout, --read-timeout for each reply, --timeout for
-    /// the whole server), so a silent server never holds the others.
-    #[arg(long, value_name = "N", default_value_t = 128, requires = "inventory",
-          value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub jobs: u16,
-    /// With --inventory and --format text: each server's full report after the summary.
-    #[arg(long, requires = "inventory")]
-    pub details: bool,
-    /// The server's option file (its includes are followed): compare it with
-    /// the running values and let rules see it. Repeat for several files;
-    /// later ones win.
-    #[arg(long, value_name = "FILE")]
-    pub config: Vec<PathBuf>,
-    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub rules: Option<PathBuf>,
-    #[command(flatten)]
-    pub profile: super::profile_args::ProfileArgs,
-    /// Take the profile (durability, workload, connections, share) from this
-    /// mytune.toml; by default the nearest mytune.toml up from the current
-    /// directory, if any. The flags above win over it.
-    #[arg(long, value_name = "FILE")]
-    pub project: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    pub format: CheckFormat,
-    /// Colours in the text report (NO_COLOR turns `auto` off).
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    /// Report only these codes, rule names or families (comma-separated or repeated).
-    #[arg(long, value_name = "KEY")]
-    pub only: Vec<String>,
-    /// Leave out these codes, rule names or families.
-    #[arg(long, value_name = "KEY")]
-    pub skip: Vec<String>,
-    /// Exit 1 when a finding at or above this severity exists.
-    #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = crate::cli::severity_parser())]
-    pub fail_on: Severity,
-    /// Write the report to FILE instead of standard output (no colours). A new FILE gets mode
-    /// 0600 (it holds server data; 0644 with --format openmetrics, for node_exporter's textfile
-    /// collector, which reads a temporary file renamed into place); a file replaced keeps its owner, group and mode (one mytune
-    /// cannot give them back, or with other hard links, is refused: exit 2); a symbolic link at
-    /// FILE is followed (its target is written, the link kept).
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Also report what an upgrade to this release changes: every variable running with today's
-    /// default whose default differs there (MT023), and what that release refuses or deprecates in
-    /// the --config files.
-    #[arg(long, value_name = "FLAVOR-VERSION", value_parser = crate::cli::parse_target)]
-    pub upgrade_to: Option<mytune::target::Target>,
-    /// Also list the rules that did not apply, with the reason.
-    #[arg(short = 'v', long)]
-    pub verbose: bool,
-    /// Print help.
-    #[arg(long, action = clap::ArgAction::Help)]
-    pub help: Option<bool>,
-}
+use mytune::rules::Profile;
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let rules = match super::load_rules(args.rules.as_deref()) {
+    let rules = match super::load_rules(args.rules.dir.as_deref()) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
@@ -239,170 +126,41 @@ pub struct Judged {
 }
 
 impl Judge<'_> {
-    /// The check pipeline on one server's facts: the rules as one plan,
-    /// drift against the --config files, skipped parts, the error log,
-    /// --upgrade-to, the selection, and the header. `live`: the facts were
-    /// just read from the server (not a snapshot).
+    /// The check pipeline ([`mytune::check::run`]) on one server's facts
+    /// with this run's settings. `live`: the facts were just read from the
+    /// server (not a snapshot).
     pub fn judge(
         &self,
-        mut facts: Facts,
+        facts: Facts,
         source: String,
         live: bool,
         (profile, profile_source): (Profile, String),
     ) -> anyhow::Result<Judged> {
-        let (args, rules, selection) = (self.args, self.rules, self.selection);
-        let mut notes = Vec::new();
-        let Some(target) = facts.server.as_ref().map(|s| s.target()) else {
-            bail!("the snapshot has no server facts (collected with a server connection?)");
+        let settings = mytune::check::Settings {
+            rules: self.rules,
+            selection: self.selection,
+            config: &self.args.config,
+            upgrade_to: self.args.upgrade_to,
+            verbose: self.args.verbose,
         };
-        let catalog = Catalog::for_target(&target).ok();
-        if let Some(note) = Catalog::stand_in_note(&target) {
-            notes.push(note.to_string());
-        }
-
-        if !args.config.is_empty() {
-            facts.config = Some(load_config(&args.config, &target)?);
-        }
-        let facts = facts;
-        let Some(server) = facts.server.as_ref() else {
-            bail!("the snapshot has no server facts (collected with a server connection?)");
-        };
-
-        // A variable the target has: in its catalog and not removed as of its
-        // version (no catalog for the target: assume yes).
-        let known = |name: &str| {
-            catalog.is_none_or(|c| {
-                c.get(name)
-                    .is_some_and(|v| !v.status_at(target.version).is_removed())
-            })
-        };
-        let evaluation = mytune::check::coherent::evaluate(rules, &facts, &profile, &known);
-        if args.verbose
-            && let Some(e) = &evaluation.plan_error
-        {
-            notes.push(format!("findings judged on the live values only: {e}"));
-        }
-
-        let mut findings = evaluation.findings;
-        if let Some(config) = &facts.config {
-            // Start of the server, for "was the file edited since?"; only
-            // meaningful when the files are on the server's machine right now.
-            // `Uptime` counts whole seconds from a whole-second start time, so
-            // now - uptime is within a second of the real start either way: a
-            // file counts as edited after the start only when its modification
-            // time is more than a second later (never a false "edited").
-            let started = (live && server.is_local).then(|| {
-                SystemTime::now() - Duration::from_secs(server.uptime_secs) + Duration::from_secs(1)
-            });
-            let edited = |file: &Path| -> Option<bool> {
-                let started = started?;
-                let modified = std::fs::metadata(file).ok()?.modified().ok()?;
-                Some(modified > started)
-            };
-            findings.extend(drift::drift(&DriftInput {
-                config,
-                server,
-                catalog,
-                edited_after_start: &edited,
-            }));
-        }
-        // A part skipped for a missing privilege is a finding, so --fail-on
-        // gates cannot pass on what was never read.
-        findings.extend(skipped::findings(&facts.skipped));
-        // What the server's own error log says; an option drift already
-        // reports as unknown to the server is not reported twice.
-        let log_ctx = errorlog::Context {
-            reported_options: findings
-                .iter()
-                .filter(|f| f.code == drift::UNKNOWN_TO_SERVER.code)
-                .filter_map(|f| f.variable.as_deref().and_then(errorlog::normalized_option))
-                .collect(),
-            nofile_recommended_by: findings
-                .iter()
-                .find(|f| f.code == "MT801" && selection.keeps_finding(f))
-                .map(|f| f.code.clone()),
-        };
-        findings.extend(errorlog::findings(server, &log_ctx));
-        if let Some(to) = args.upgrade_to {
-            findings.extend(upgrade_findings(server, target, to, &args.config)?);
-        }
-        findings.retain(|f| selection.keeps_finding(f));
-        let not_applicable = if args.verbose {
-            evaluation
-                .not_applicable
-                .into_iter()
-                .filter(|n| {
-                    selection.keeps_not_applicable(n, |code| {
-                        rules
-                            .get(code)
-                            .map(|r| (r.name.clone(), r.family.as_str().to_string()))
-                    })
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-
-        let config_files = facts
-            .config
-            .as_ref()
-            .map(|c| c.files.iter().map(|f| f.display().to_string()).collect())
-            .unwrap_or_default();
-        let mut header = Header::from_facts(&facts, source, config_files)
-            .context("the facts have no server part")?;
-        header.profile = format!("{profile} ({profile_source})");
-        if let Some(h) = facts.host.as_ref().filter(|h| h.memory.effective_bytes > 0) {
-            header.budget = Some(mytune::check::header::Budget {
-                bytes: mytune::rules::evaluate::memory_budget(h, profile.share),
-                memory_bytes: h.memory.effective_bytes,
-                share: profile.share,
-                other_processes: h.other_processes.clone(),
-            });
-        }
-        let live_input = mytune::rules::EvalInput::new(&facts, &profile);
-        let model = |name| {
-            rules
-                .model_number(name, &live_input)
-                .map(|v| v.max(0.0) as u64)
-        };
-        if let (Some(expected), Some(peak), Some(worst)) =
-            (model("expected"), model("peak"), model("worst"))
-        {
-            header.memory_use = Some(mytune::check::header::MemoryUse {
-                expected_bytes: expected,
-                expected_connections: peak,
-                worst_case_bytes: worst,
-            });
-        }
-        if args.verbose {
-            header.error_log = Some(errorlog::note(server));
+        let checked = mytune::check::run(
+            &settings,
+            mytune::check::Input {
+                facts,
+                source,
+                live,
+                profile,
+                profile_source,
+            },
+        )?;
+        for problem in &checked.file_problems {
+            mytune::stderr_line!("mytune: {problem} (see `mytune lint`)");
         }
         Ok(Judged {
-            report: CheckReport::new(header, findings, catalog, not_applicable),
-            notes,
+            report: checked.report,
+            notes: checked.notes,
         })
     }
-}
-
-/// Read the option files and keep what the target's server groups say
-/// (later files win). Problems a server would stop on are printed; `mytune
-/// lint` reports them in full.
-fn load_config(paths: &[PathBuf], target: &mytune::target::Target) -> anyhow::Result<ConfigFacts> {
-    let groups = cnf::server_groups(target);
-    let mut merged = ConfigFacts {
-        groups: groups.clone(),
-        ..ConfigFacts::default()
-    };
-    for path in paths {
-        let loaded = cnf::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-        for e in &loaded.errors {
-            mytune::stderr_line!("mytune: {e} (see `mytune lint`)");
-        }
-        let eff = loaded.effective(&groups);
-        merged.files.extend(eff.files);
-        merged.options.extend(eff.options);
-    }
-    Ok(merged)
 }
 
 fn use_color(choice: ColorChoice, to_file: bool) -> bool {
@@ -482,42 +240,11 @@ pub fn profile_for(
     Ok((profile, source))
 }
 
-/// `--upgrade-to NEW`: the defaults that change under the running server,
-/// and lint of its option files against NEW.
-fn upgrade_findings(
-    server: &mytune::facts::ServerFacts,
-    from: mytune::target::Target,
-    to: mytune::target::Target,
-    config: &[PathBuf],
-) -> anyhow::Result<Vec<mytune::rules::Finding>> {
-    let old = Catalog::for_target(&from)?;
-    let new = Catalog::for_target(&to)?;
-    let changes = mytune::catalog::upgrade::default_changes(old, new);
-    let from = from.resolved();
-    let mut out =
-        mytune::lint::upgrade::running_default_findings(&changes, new, &server.variables, from, to);
-    for file in config {
-        let loaded = mytune::cnf::load(file).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let effective = loaded.effective(&mytune::cnf::server_groups(&to));
-        out.extend(
-            mytune::lint::lint_loaded(&loaded, &effective, &to, new)
-                .into_iter()
-                .filter(|f| {
-                    use mytune::lint::checks::{DEPRECATED_OPTION, REMOVED_OPTION, UNKNOWN_OPTION};
-                    [UNKNOWN_OPTION, REMOVED_OPTION, DEPRECATED_OPTION]
-                        .iter()
-                        .any(|c| c.made(f))
-                }),
-        );
-    }
-    Ok(out)
-}
-
 /// Did the connection fail because nothing listens there (no server on
 /// this host), rather than refusing or failing later?
-fn not_listening(e: &mytune::collect::flags::CollectError) -> bool {
+fn not_listening(e: &mytune::collect::live::CollectError) -> bool {
     use mytune::collect::ConnectError;
-    use mytune::collect::flags::CollectError;
+    use mytune::collect::live::CollectError;
     use mytune::collect::server::ServerError;
     matches!(
         e,

@@ -8,7 +8,7 @@ use mytune::registry::Registry;
 use crate::cli::{ExplainArgs, ExplainFormat};
 
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
-    let set = match super::load_rules(args.rules.as_deref()) {
+    let set = match super::load_rules(args.rules.dir.as_deref()) {
         Ok(s) => s,
         Err(code) => return Ok(code),
     };

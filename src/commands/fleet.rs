@@ -15,9 +15,9 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, bail};
 
+use crate::cli::collect::CollectFlags;
 use mytune::atomic::Perms;
 use mytune::check::Selection;
-use mytune::collect::flags::CollectFlags;
 use mytune::collect::{self, ConnectionConfig, HostMode};
 use mytune::facts::Facts;
 use mytune::fleet::inventory::{self, Endpoint, ProfileOverrides};
@@ -26,7 +26,8 @@ use mytune::fleet::pool;
 use mytune::report::{check_text, fleet_jsonl, fleet_openmetrics, fleet_text};
 use mytune::rules::RuleSet;
 
-use super::check::{CheckArgs, CheckFormat, Judge, Judged, profile_for, project_profile};
+use super::check::{Judge, Judged, profile_for, project_profile};
+use crate::cli::check::{CheckArgs, CheckFormat};
 
 /// One server to check: where, as whom, and what is known of its host.
 pub(super) struct Target {
@@ -73,7 +74,7 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
         }
         None => {
             // Credentials once (a prompt asks once), then one endpoint per server.
-            let base = collect::connect::resolve_from_env(&args.flags.connect)?;
+            let base = collect::connect::resolve_from_env(&args.flags.connect.args())?;
             let (targets, skipped) = targets(&args.flags, &args.inventory, &args.group, &base)?;
             // JSON Lines go out as each server is judged (no report is kept
             // for the end); an -o file that cannot be written fails now.
@@ -196,7 +197,7 @@ pub(super) fn targets(
                 Ok(p)
             }
         };
-        let cfg = collect::connect::resolve_with_suffix(&flags.connect, suffix, &mut prompt)
+        let cfg = collect::connect::resolve_with_suffix(&flags.connect.args(), suffix, &mut prompt)
             .with_context(|| format!("the option groups of --defaults-group-suffix {suffix}"))?;
         by_suffix.insert(suffix.clone(), cfg);
     }
@@ -405,7 +406,7 @@ pub fn collect(
     jobs: u16,
     dir: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let base = collect::connect::resolve_from_env(&flags.connect)?;
+    let base = collect::connect::resolve_from_env(&flags.connect.args())?;
     let (targets, skipped) = targets(flags, inventories, groups, &base)?;
     if !dir.is_dir() {
         std::fs::DirBuilder::new()

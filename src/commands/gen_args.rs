@@ -3,56 +3,17 @@
 //! them into a [`Plan`].
 
 use mytune::catalog::Resolve;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::bail;
-use clap::{Args, ValueEnum};
 
 use mytune::collect::{HostDescription, HostPaths};
 use mytune::facts::Facts;
-use mytune::facts::host::DiskKind;
 use mytune::generate::{self, Plan};
 use mytune::rules::{Profile, RuleSet};
 use mytune::target::Target;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DiskArg {
-    Ssd,
-    Hdd,
-}
-
-#[derive(Debug, Args)]
-pub struct GenArgs {
-    #[arg(
-        long,
-        value_name = "FLAVOR-VERSION",
-        value_parser = crate::cli::parse_target,
-        help = crate::cli::target_help(
-            "The server the file is for.",
-            "the server installed here (mariadbd/mysqld --version), else mysql-8.0"
-        )
-    )]
-    pub target: Option<Target>,
-    /// Describe the host instead of reading this one: its memory (e.g. 64G).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory: Option<u64>,
-    /// Describe the host: its CPUs.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub cpus: Option<u32>,
-    /// Describe the host: its data disk.
-    #[arg(long, value_enum, value_name = "KIND")]
-    pub disk: Option<DiskArg>,
-    #[command(flatten)]
-    pub profile: super::profile_args::ProfileArgs,
-    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub rules: Option<PathBuf>,
-    /// Start from a live server's facts saved by `mytune collect` (FILE, or -
-    /// for standard input): its current values instead of the defaults, its
-    /// version as the target, its host unless one is described.
-    #[arg(long, value_name = "FILE")]
-    pub from_snapshot: Option<PathBuf>,
-}
+use crate::cli::generate::GenArgs;
 
 /// Everything a generator needs, resolved.
 pub struct Resolved {
@@ -66,14 +27,7 @@ pub struct Resolved {
 
 impl GenArgs {
     pub fn description(&self) -> HostDescription {
-        HostDescription {
-            memory_bytes: self.memory,
-            cpus: self.cpus,
-            disk: self.disk.map(|d| match d {
-                DiskArg::Ssd => DiskKind::Ssd,
-                DiskArg::Hdd => DiskKind::Hdd,
-            }),
-        }
+        self.host.description()
     }
 
     pub fn profile(&self) -> Profile {
@@ -83,7 +37,7 @@ impl GenArgs {
     /// Load rules and facts, pick the target, build the plan. `live`: facts
     /// just collected from a server (`--from-server`).
     pub fn resolve(&self, command: &str, live: Option<Facts>) -> anyhow::Result<Resolved> {
-        let rules = RuleSet::load(self.rules.as_deref())?;
+        let rules = RuleSet::load(self.rules.dir.as_deref())?;
         let desc = self.description();
         let server_label = if live.is_some() {
             "the live server"
@@ -218,8 +172,4 @@ fn memory_line(expected: f64, peak: f64, session: f64, target: Target) -> String
 fn read_snapshot(path: &Path) -> anyhow::Result<Facts> {
     let text = mytune::input::read_text_or_stdin(path)?;
     Facts::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-}
-
-fn parse_size(s: &str) -> Result<u64, String> {
-    mytune::units::parse_memory(s)
 }

@@ -1,73 +1,20 @@
 //! `mytune gen-cnf`: a commented option file for this host or a described
 //! one, written from the rules' recommendations.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use clap::Args;
 
 use mytune::cnf;
-use mytune::collect::{self, ConnectArgs, HostMode, ServerOptions};
+use mytune::collect::{self, HostMode, ServerOptions};
 use mytune::facts::Facts;
 use mytune::generate;
 use mytune::generate::cnf::Origin;
 use mytune::rules::expr::value::text_to_bool;
 use mytune::rules::profile::Observability;
 
-use super::gen_args::{GenArgs, Resolved};
-
-/// Write a commented option file from the rules' recommendations.
-///
-/// With --from-server, connection options work like the `mysql` client's
-/// (flags, MYSQL_PWD, then the [client] and [mytune] groups of the usual
-/// option files); the session is read-only.
-#[derive(Debug, Args)]
-#[command(disable_help_flag = true)]
-pub struct GenCnfArgs {
-    #[command(flatten)]
-    pub common: GenArgs,
-    /// Edit this option file instead of writing a new one: its values are
-    /// the starting point, its other lines and comments are kept.
-    #[arg(long, value_name = "FILE")]
-    pub base: Option<PathBuf>,
-    /// Start from a live server's current values (connect with the options
-    /// below) and set only what the rules recommend.
-    #[arg(long, conflicts_with = "from_snapshot")]
-    pub from_server: bool,
-    #[command(flatten)]
-    pub connect: ConnectArgs,
-    /// With --from-server: give up after DURATION in all ("timed out",
-    /// exit 2).
-    #[arg(long, value_name = "DURATION", default_value = "5m",
-          value_parser = mytune::collect::flags::parse_time_box)]
-    pub timeout: std::time::Duration,
-    /// With --base: what to do with lines of the file the target's server
-    /// refuses at start-up (`keep` them as they are, with a warning, or
-    /// `drop` them: commented out with the reason). Without it such lines
-    /// are an error (exit 2) that lists them.
-    #[arg(long, value_enum, value_name = "WHAT", requires = "base")]
-    pub refused: Option<Refused>,
-    /// Write the option file to FILE instead of standard output. A new FILE gets mode 0644 less
-    /// the umask, so the server's user can read it; a file replaced (--base F -o F) keeps its
-    /// owner, group and mode (one mytune cannot give them back, or with other hard links, is
-    /// refused: exit 2); a symbolic link at FILE is followed (its target is written, the link
-    /// kept).
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Print help.
-    #[arg(long, action = clap::ArgAction::Help)]
-    pub help: Option<bool>,
-}
-
-/// What `--base` does with the lines the server refuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Refused {
-    /// Keep them as written (the file will not start that server).
-    Keep,
-    /// Comment them out, saying why.
-    Drop,
-}
+use super::gen_args::Resolved;
+use crate::cli::generate::{GenCnfArgs, Refused};
 
 /// Where a generated file goes, for the header of a new one: it is a
 /// drop-in read after the distribution's files, not a my.cnf replacement.
@@ -162,8 +109,8 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
 
 /// Read the live server (and this host when the server is local).
 fn collect_server(args: &GenCnfArgs) -> anyhow::Result<Facts> {
-    let cfg = collect::connect::resolve_from_env(&args.connect)?;
-    let _deadline = mytune::collect::flags::Deadline::start(args.timeout);
+    let cfg = collect::connect::resolve_from_env(&args.connect.args())?;
+    let _deadline = mytune::collect::live::Deadline::start(args.timeout);
     let host_mode = HostMode {
         disabled: false,
         description: args.common.description(),

@@ -2,37 +2,14 @@
 //! drop-in for its unit, from the rules' process-limit recommendations.
 
 use std::fmt::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
 
 use mytune::atomic::{self, Backup, Perms};
 use mytune::generate::{self, limits::LimitsOptions};
 
-use super::gen_args::GenArgs;
-
-#[derive(Debug, Args)]
-pub struct GenLimitsArgs {
-    #[command(flatten)]
-    pub common: GenArgs,
-    /// The server's OS user.
-    #[arg(long, default_value = "mysql")]
-    pub user: String,
-    /// The server's systemd unit. Default: mariadb.service for MariaDB,
-    /// mysql.service otherwise.
-    #[arg(long)]
-    pub unit: Option<String>,
-    /// Write the files under DIR at their install paths (DIR/etc/...)
-    /// instead of printing them. A new file gets mode 0644 less the umask;
-    /// a file replaced is kept as NAME.bak and keeps its owner, group and
-    /// mode (one mytune cannot give them back, or with other hard links, is
-    /// refused: exit 2, and neither file is written); a symbolic link there
-    /// is followed (its target is written, the link kept).
-    #[arg(long, value_name = "DIR")]
-    pub output_dir: Option<PathBuf>,
-}
+use crate::cli::generate::GenLimitsArgs;
 
 pub fn run(args: &GenLimitsArgs) -> anyhow::Result<ExitCode> {
     let r = args.common.resolve("gen-limits", None)?;

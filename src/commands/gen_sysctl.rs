@@ -3,21 +3,9 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
-
 use mytune::generate;
 
-use super::gen_args::GenArgs;
-
-#[derive(Debug, Args)]
-pub struct GenSysctlArgs {
-    #[command(flatten)]
-    pub common: GenArgs,
-    /// Also write the values the host already has, and every parameter the
-    /// rules read at its current value.
-    #[arg(long)]
-    pub all: bool,
-}
+use crate::cli::generate::GenSysctlArgs;
 
 pub fn run(args: &GenSysctlArgs) -> anyhow::Result<ExitCode> {
     let r = args.common.resolve("gen-sysctl", None)?;

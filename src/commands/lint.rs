@@ -39,7 +39,7 @@ fn target_line(targets: &[Target], origins: &[String]) -> String {
 }
 
 pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
-    let rules = match super::load_rules(args.rules.as_deref()) {
+    let rules = match super::load_rules(args.rules.dir.as_deref()) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };

@@ -11,7 +11,6 @@ pub mod gen_sysctl;
 pub mod lint;
 pub mod meta;
 pub mod out;
-pub mod profile_args;
 pub mod rules;
 
 use std::path::Path;

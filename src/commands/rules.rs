@@ -9,7 +9,7 @@ use mytune::registry::Registry;
 use crate::cli::{RulesArgs, RulesFormat};
 
 pub fn run(args: &RulesArgs) -> anyhow::Result<ExitCode> {
-    let set = match super::load_rules(args.rules.as_deref()) {
+    let set = match super::load_rules(args.rules.dir.as_deref()) {
         Ok(s) => s,
         Err(code) => return Ok(code),
     };

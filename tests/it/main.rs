@@ -4,6 +4,7 @@
 
 mod support;
 
+mod architecture;
 mod bench_knob_cost;
 mod bench_knob_wall;
 mod bench_tune_search;
@@ -15,6 +16,7 @@ mod catalog_sources;
 mod check_coherent;
 mod check_convergence_live;
 mod check_live;
+mod check_pipeline;
 mod check_report;
 mod check_width;
 mod citations;

@@ -1,5 +1,16 @@
-//! Command-line definitions (clap derive). Parsing only: no I/O happens here,
-//! so `--help` and usage errors never touch a server or a file.
+//! The whole command line (clap derive), in one place: every command's
+//! arguments, and the flags several share (connection, host description,
+//! profile, `--rules`) defined once and flattened in. Parsing only: no I/O
+//! happens here, so `--help` and usage errors never touch a server or a
+//! file; `crate::commands` runs what was asked. The library knows nothing
+//! of clap.
+
+pub mod check;
+pub mod collect;
+pub mod connect;
+pub mod generate;
+pub mod host;
+pub mod profile;
 
 use mytune::catalog::Resolve;
 use std::path::PathBuf;
@@ -66,25 +77,33 @@ pub enum Command {
     Lint(LintArgs),
     /// Collect host and server facts into a JSON snapshot.
     #[command(disable_help_flag = true, after_help = PLAIN_EXIT_CODES)]
-    Collect(Box<crate::commands::collect::CollectArgs>),
+    Collect(Box<collect::CollectArgs>),
     /// Advice on a live server (or a snapshot), with drift against its option files.
     #[command(disable_help_flag = true, after_help = JUDGE_EXIT_CODES)]
-    Check(Box<crate::commands::check::CheckArgs>),
+    Check(Box<check::CheckArgs>),
     /// Write a commented option file (my.cnf) for this host or a described one.
     #[command(after_help = PLAIN_EXIT_CODES)]
-    GenCnf(crate::commands::gen_cnf::GenCnfArgs),
+    GenCnf(generate::GenCnfArgs),
     /// Write a sysctl.d file of kernel parameters for the expected connections.
     #[command(after_help = PLAIN_EXIT_CODES)]
-    GenSysctl(crate::commands::gen_sysctl::GenSysctlArgs),
+    GenSysctl(generate::GenSysctlArgs),
     /// Write a limits.d file and a systemd drop-in with the server's process limits.
     #[command(after_help = PLAIN_EXIT_CODES)]
-    GenLimits(crate::commands::gen_limits::GenLimitsArgs),
+    GenLimits(generate::GenLimitsArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with --dir.
     Man(ManArgs),
     /// Print the help of mytune or of one command (`mytune help lint`).
     Help(HelpArgs),
+}
+
+/// `--rules DIR`, for every command that evaluates rules.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RulesDir {
+    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
+    #[arg(id = "rules", long = "rules", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -126,9 +145,8 @@ pub enum ExplainFormat {
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub rules: RulesDir,
     /// Output format.
     #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
     pub format: RulesFormat,
@@ -138,9 +156,8 @@ pub struct RulesArgs {
 pub struct ExplainArgs {
     /// Rule code (MT101) or name.
     pub code: String,
-    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub rules: RulesDir,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
@@ -185,9 +202,8 @@ pub struct LintArgs {
     /// Use this mytune.toml for every file instead of the nearest one above each file.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Add the rules of every *.toml file in DIR (a code already built in is replaced).
-    #[arg(long, value_name = "DIR")]
-    pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub rules: RulesDir,
     /// Skip paths matching this glob (repeatable; a glob without / matches file names).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
