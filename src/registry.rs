@@ -23,7 +23,7 @@ pub fn builtins() -> Vec<Builtin> {
         .iter()
         .flat_map(|(runs, checks)| checks.iter().map(|check| Builtin { check, runs: *runs }))
         .collect();
-    all.sort_by_key(|b| b.check.code);
+    all.sort_by(|a, b| a.check.code.cmp(&b.check.code));
     all
 }
 
@@ -37,7 +37,7 @@ pub enum Entry<'a> {
 impl Entry<'_> {
     pub fn code(&self) -> &str {
         match self {
-            Entry::Builtin(b) => b.check.code,
+            Entry::Builtin(b) => &b.check.code,
             Entry::Rule(r) => &r.code,
         }
     }
@@ -180,9 +180,7 @@ mod tests {
         for e in registry.entries() {
             let code = e.code();
             assert!(
-                code.len() == 5
-                    && code.starts_with("MT")
-                    && code[2..].bytes().all(|b| b.is_ascii_digit()),
+                crate::rules::Code::parse(code).is_ok_and(|c| c == code),
                 "{code}: not an MTnnn code"
             );
             assert!(

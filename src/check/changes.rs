@@ -18,7 +18,7 @@ use crate::units;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SuggestedChange {
     /// The finding that recommends it.
-    pub code: String,
+    pub code: crate::rules::Code,
     pub variable: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<String>,
@@ -115,7 +115,7 @@ pub struct OptionLine {
     pub variable: String,
     pub value: String,
     /// The finding that recommends it.
-    pub code: String,
+    pub code: crate::rules::Code,
     /// Takes effect only when the server restarts.
     pub restart_only: bool,
 }
@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn host_settings_stay_out_of_the_option_file_block() {
         let f = |code: &str, var: &str, value: &str| Finding {
-            code: code.into(),
+            code: crate::rules::Code::parse(code).unwrap(),
             name: "n".into(),
             family: crate::rules::Family::Os,
             severity: crate::rules::Severity::Warn,

@@ -223,7 +223,7 @@ fn judge(
             if let (Some(var), Some(rec)) = (&f.variable, &f.recommended)
                 && let Some(s) = plan.get(var)
                 && !same_value(&s.value, rec)
-                && s.code == rule.code
+                && rule.code == s.code
             {
                 // The rule that decided the plan's value, judged again with
                 // the other changes in place (a buffer pool rounded to the

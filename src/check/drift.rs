@@ -20,6 +20,7 @@
 //! be compared and are skipped, as are values that cannot be read with the
 //! variable's type (e.g. `log-bin = NAME` against the boolean `log_bin`).
 
+use crate::rules::Code;
 use std::path::Path;
 
 use crate::catalog::{Catalog, Effect, LineContext, VarInfo, VarKind};
@@ -34,7 +35,7 @@ const SET_VARIABLE: &str = "https://dev.mysql.com/doc/refman/8.0/en/set-variable
 const MARIADB_SET: &str = "https://mariadb.com/kb/en/set/";
 
 pub const FILE_DRIFT: Check = Check {
-    code: "MT011",
+    code: Code::from_static("MT011"),
     name: "option-file-drift",
     severity: Severity::Warn,
     summary: "The running value differs from the option file's value",
@@ -45,7 +46,7 @@ pub const FILE_DRIFT: Check = Check {
 };
 
 pub const NOT_LOADED: Check = Check {
-    code: "MT012",
+    code: Code::from_static("MT012"),
     name: "option-not-loaded",
     severity: Severity::Warn,
     summary: "An option file value the running server never loaded",
@@ -56,7 +57,7 @@ pub const NOT_LOADED: Check = Check {
 };
 
 pub const UNKNOWN_TO_SERVER: Check = Check {
-    code: "MT013",
+    code: Code::from_static("MT013"),
     name: "option-unknown-to-server",
     severity: Severity::Warn,
     summary: "An option in the file that the running server does not have",

@@ -16,6 +16,7 @@
 //! server's uptime (another server's log, or a log the server no longer
 //! writes). A log that was not read is never a finding: `check -v` says why.
 
+use crate::rules::Code;
 use std::collections::BTreeSet;
 
 use crate::facts::ServerFacts;
@@ -29,7 +30,7 @@ const MARIADB_ERROR_LOG: &str = "https://mariadb.com/kb/en/error-log/";
 const MYSQL_ERROR_LOG: &str = "https://dev.mysql.com/doc/refman/8.0/en/error-log.html";
 
 pub const OPTION_IGNORED: Check = Check {
-    code: "MT017",
+    code: Code::from_static("MT017"),
     name: "option-ignored-at-startup",
     severity: Severity::Warn,
     summary: "The server ignored, removed or adjusted options from its option files at its start",
@@ -43,7 +44,7 @@ pub const OPTION_IGNORED: Check = Check {
 };
 
 pub const OPEN_FILES_CAPPED: Check = Check {
-    code: "MT018",
+    code: Code::from_static("MT018"),
     name: "open-files-limit-capped",
     severity: Severity::Warn,
     summary: "The server could not raise its open-files limit at start-up",
@@ -62,7 +63,7 @@ pub const OPEN_FILES_CAPPED: Check = Check {
 };
 
 pub const ACCESS_DENIED: Check = Check {
-    code: "MT019",
+    code: Code::from_static("MT019"),
     name: "access-denied-burst",
     severity: Severity::Warn,
     summary: "Failed logins in the error log since the server started",
@@ -79,7 +80,7 @@ pub const ACCESS_DENIED: Check = Check {
 };
 
 pub const UNPLANNED_RESTART: Check = Check {
-    code: "MT020",
+    code: Code::from_static("MT020"),
     name: "unplanned-restart",
     severity: Severity::Crit,
     summary: "The server crashed or was stopped without a shutdown before its current start",
@@ -112,7 +113,7 @@ pub struct Context {
     /// (drift's MT013), normalized: not reported twice.
     pub reported_options: BTreeSet<String>,
     /// Another finding (MT801) already gives the LimitNOFILE value.
-    pub nofile_recommended_by: Option<String>,
+    pub nofile_recommended_by: Option<crate::rules::Code>,
 }
 
 /// Is the log evidence about this server's current run?

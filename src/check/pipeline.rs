@@ -15,8 +15,13 @@ use crate::check::drift::{self, DriftInput};
 use crate::check::{CheckReport, Header, Selection, errorlog, header, skipped};
 use crate::cnf;
 use crate::facts::{ConfigFacts, Facts, ServerFacts};
-use crate::rules::{EvalInput, Finding, Profile, RuleSet};
+use crate::rules::{Code, EvalInput, Finding, Profile, RuleSet};
 use crate::target::Target;
+
+/// The rule that plans the process's open-files limit (rules/os.toml): the
+/// error log's "could not increase max_open_files" defers to its advice
+/// when it is reported.
+pub const NOFILE_RULE: Code = Code::from_static("MT801");
 
 /// What every server of a run is judged with.
 #[derive(Debug, Clone, Copy)]
@@ -134,7 +139,7 @@ pub fn run(settings: &Settings, input: Input) -> Result<Checked, CheckError> {
             .collect(),
         nofile_recommended_by: findings
             .iter()
-            .find(|f| f.code == "MT801" && settings.selection.keeps_finding(f))
+            .find(|f| f.code == NOFILE_RULE && settings.selection.keeps_finding(f))
             .map(|f| f.code.clone()),
     };
     findings.extend(errorlog::findings(server, &log_ctx));
@@ -270,4 +275,17 @@ fn upgrade_findings(
         );
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nofile_rule_is_the_one_that_plans_the_open_files_limit() {
+        let rules = RuleSet::builtin().unwrap();
+        let rule = rules.get(&NOFILE_RULE).expect("MT801 is a built-in rule");
+        let text = format!("{rule:?}");
+        assert!(text.contains("nofile"), "{text}");
+    }
 }

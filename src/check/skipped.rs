@@ -9,11 +9,12 @@
 //! alike.
 
 use crate::facts::Skipped;
+use crate::rules::Code;
 use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
 
 pub const COLLECTION_INCOMPLETE: Check = Check {
-    code: "MT016",
+    code: Code::from_static("MT016"),
     name: "collection-incomplete",
     severity: Severity::Warn,
     summary: "A part of the server was not read: a missing privilege or a reply past --read-timeout",

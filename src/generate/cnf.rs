@@ -144,7 +144,7 @@ pub fn render(
         // `[mysqld]` for MariaDB too); a new option goes into `group`.
         doc.set_where_read(&read, group, &name, Some(&value), Some(&comment))
             .map_err(|e| GenError::Unwritable {
-                code: s.code.clone(),
+                code: s.code.to_string(),
                 setting: name.clone(),
                 value: value.clone(),
                 why: e.to_string(),

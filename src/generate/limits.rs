@@ -83,7 +83,7 @@ pub fn limits(plan: &Plan) -> Result<Vec<LimitValue>, GenError> {
     let mut out = Vec::new();
     for (name, s) in plan.namespaced(LIMIT_PREFIX) {
         let unwritable = |why: String| GenError::Unwritable {
-            code: s.code.clone(),
+            code: s.code.to_string(),
             setting: s.name.clone(),
             value: s.value.clone(),
             why,
@@ -112,7 +112,7 @@ pub fn limits(plan: &Plan) -> Result<Vec<LimitValue>, GenError> {
     }
     if let Some(ofl) = plan.get("open_files_limit") {
         let wanted = units::parse_size(&ofl.value).map_err(|e| GenError::Unwritable {
-            code: ofl.code.clone(),
+            code: ofl.code.to_string(),
             setting: ofl.name.clone(),
             value: ofl.value.clone(),
             why: e,
@@ -120,7 +120,7 @@ pub fn limits(plan: &Plan) -> Result<Vec<LimitValue>, GenError> {
         match out.iter().find(|l| l.name == "nofile") {
             Some(l) if l.value.is_some_and(|v| v < wanted) => {
                 return Err(GenError::Unwritable {
-                    code: ofl.code.clone(),
+                    code: ofl.code.to_string(),
                     setting: format!("{LIMIT_PREFIX}nofile"),
                     value: l.value.map(|v| v.to_string()).unwrap_or_default(),
                     why: format!(

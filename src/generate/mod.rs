@@ -36,7 +36,7 @@ pub enum GenError {
         "{code} recommends {variable} = {value}, which {target} does not accept as is: {message}"
     )]
     BadValue {
-        code: String,
+        code: crate::rules::Code,
         variable: String,
         value: String,
         target: String,
@@ -45,7 +45,7 @@ pub enum GenError {
     /// A rule recommended a variable the target does not have.
     #[error("{code} recommends {variable}, which {target} does not have")]
     UnknownVariable {
-        code: String,
+        code: crate::rules::Code,
         variable: String,
         target: String,
     },
@@ -61,7 +61,7 @@ pub enum GenError {
     /// A rule recommended an OS setting that is never safe to write.
     #[error("{code} recommends {setting} = {value}: {why}; mytune never writes it")]
     Unsafe {
-        code: String,
+        code: crate::rules::Code,
         setting: String,
         value: String,
         why: String,

@@ -40,7 +40,7 @@ pub struct Setting {
     pub name: String,
     pub value: String,
     /// The rule that decided it, by code and name.
-    pub code: String,
+    pub code: crate::rules::Code,
     pub rule_name: String,
     /// The first sentence of the rule's rationale.
     pub why: String,

@@ -62,7 +62,7 @@ pub fn normalize_value(v: &str) -> String {
 fn check(key: &str, s: &Setting) -> Result<String, GenError> {
     let value = normalize_value(&s.value);
     let unwritable = |why: &str| GenError::Unwritable {
-        code: s.code.clone(),
+        code: s.code.to_string(),
         setting: s.name.clone(),
         value: s.value.clone(),
         why: why.into(),

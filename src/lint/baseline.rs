@@ -126,7 +126,7 @@ fn identify(
         Some(c) => fnv1a(&[&f.code, c]),
         None => fnv1a(&[&f.code, "(file)", variable]),
     };
-    Some((f.code.clone(), file, fp))
+    Some((f.code.to_string(), file, fp))
 }
 
 fn root_of(path: &Path) -> PathBuf {
@@ -177,8 +177,7 @@ impl Baseline {
             }
             let cols: Vec<&str> = line.split('\t').collect();
             let ok = cols.len() >= 3
-                && cols[0].len() == 5
-                && cols[0].starts_with("MT")
+                && crate::rules::Code::parse(cols[0]).is_ok()
                 && cols[2].len() == 16
                 && cols[2].bytes().all(|b| b.is_ascii_hexdigit());
             if !ok {

@@ -4,6 +4,7 @@
 //! here rather than in a TOML rule; each has a stable code in the MT0xx range
 //! and is documented by `mytune explain` like a rule.
 
+use crate::rules::Code;
 use crate::rules::Severity;
 pub use crate::rules::builtin_check::Check;
 
@@ -13,7 +14,7 @@ const MARIADB_OPTION_FILES: &str =
     "https://mariadb.com/kb/en/configuring-mariadb-with-option-files/";
 
 pub const SYNTAX_ERROR: Check = Check {
-    code: "MT001",
+    code: Code::from_static("MT001"),
     name: "option-file-syntax-error",
     severity: Severity::Crit,
     summary: "A line the server cannot read (or would read differently than it looks)",
@@ -24,7 +25,7 @@ pub const SYNTAX_ERROR: Check = Check {
 };
 
 pub const UNKNOWN_OPTION: Check = Check {
-    code: "MT002",
+    code: Code::from_static("MT002"),
     name: "unknown-option",
     severity: Severity::Crit,
     summary: "An option the target server does not know",
@@ -36,7 +37,7 @@ pub const UNKNOWN_OPTION: Check = Check {
 };
 
 pub const REMOVED_OPTION: Check = Check {
-    code: "MT003",
+    code: Code::from_static("MT003"),
     name: "option-removed-in-target",
     severity: Severity::Crit,
     summary: "An option the target version no longer has",
@@ -50,7 +51,7 @@ pub const REMOVED_OPTION: Check = Check {
 };
 
 pub const DEPRECATED_OPTION: Check = Check {
-    code: "MT004",
+    code: Code::from_static("MT004"),
     name: "option-deprecated",
     severity: Severity::Warn,
     summary: "An option deprecated in the target version",
@@ -61,7 +62,7 @@ pub const DEPRECATED_OPTION: Check = Check {
 };
 
 pub const INVALID_VALUE: Check = Check {
-    code: "MT005",
+    code: Code::from_static("MT005"),
     name: "invalid-option-value",
     severity: Severity::Crit,
     summary: "A value of the wrong type, outside the allowed range, or not among the allowed values",
@@ -72,7 +73,7 @@ pub const INVALID_VALUE: Check = Check {
 };
 
 pub const DUPLICATE_OPTION: Check = Check {
-    code: "MT006",
+    code: Code::from_static("MT006"),
     name: "duplicate-option",
     severity: Severity::Warn,
     summary: "An option set more than once; only the last occurrence counts",
@@ -83,7 +84,7 @@ pub const DUPLICATE_OPTION: Check = Check {
 };
 
 pub const UNREAD_GROUP: Check = Check {
-    code: "MT007",
+    code: Code::from_static("MT007"),
     name: "server-option-in-unread-group",
     severity: Severity::Warn,
     summary: "A server option in a group the target server never reads",
@@ -94,7 +95,7 @@ pub const UNREAD_GROUP: Check = Check {
 };
 
 pub const LOOSE_TYPO: Check = Check {
-    code: "MT008",
+    code: Code::from_static("MT008"),
     name: "loose-option-hides-typo",
     severity: Severity::Warn,
     summary: "A loose- option that is unknown but close to a known one",
@@ -105,7 +106,7 @@ pub const LOOSE_TYPO: Check = Check {
 };
 
 pub const UNUSED_SUPPRESSION: Check = Check {
-    code: "MT009",
+    code: Code::from_static("MT009"),
     name: "unused-suppression",
     severity: Severity::Warn,
     summary: "A `# mytune: ignore` comment that silences nothing",
@@ -116,7 +117,7 @@ pub const UNUSED_SUPPRESSION: Check = Check {
 };
 
 pub const UNUSED_BASELINE_ENTRY: Check = Check {
-    code: "MT022",
+    code: Code::from_static("MT022"),
     name: "unused-baseline-entry",
     severity: Severity::Warn,
     summary: "A baseline entry that matches no finding any more",
@@ -127,7 +128,7 @@ pub const UNUSED_BASELINE_ENTRY: Check = Check {
 };
 
 pub const DEFAULT_CHANGES: Check = Check {
-    code: "MT023",
+    code: Code::from_static("MT023"),
     name: "default-changes-on-upgrade",
     severity: Severity::Info,
     summary: "A variable the file leaves at its default, whose default changes in the release it is upgraded to",
@@ -141,7 +142,7 @@ pub const DEFAULT_CHANGES: Check = Check {
 };
 
 pub const SYSTEM_FILE_SYNTAX: Check = Check {
-    code: "MT010",
+    code: Code::from_static("MT010"),
     name: "system-file-syntax-error",
     severity: Severity::Warn,
     summary: "A sysctl, limits or systemd drop-in line that cannot be read",
@@ -156,7 +157,7 @@ pub const SYSTEM_FILE_SYNTAX: Check = Check {
 };
 
 pub const NAME_PREFIX: Check = Check {
-    code: "MT014",
+    code: Code::from_static("MT014"),
     name: "option-name-prefix",
     severity: Severity::Warn,
     summary: "A prefix of an option name instead of the name",
@@ -171,7 +172,7 @@ pub const NAME_PREFIX: Check = Check {
 };
 
 pub const WITHOUT_EFFECT: Check = Check {
-    code: "MT015",
+    code: Code::from_static("MT015"),
     name: "option-without-effect",
     severity: Severity::Warn,
     summary: "An option that does nothing without another one the file leaves off",
@@ -182,7 +183,7 @@ pub const WITHOUT_EFFECT: Check = Check {
 };
 
 pub const BINLOG_WITHOUT_NAME: Check = Check {
-    code: "MT021",
+    code: Code::from_static("MT021"),
     name: "binary-log-without-basename",
     severity: Severity::Warn,
     summary: "The binary log turned on without a file name (log_bin bare or empty, or flashback)",

@@ -323,15 +323,9 @@ pub fn relative_to(file: &Path, root: &Path) -> PathBuf {
 }
 
 fn check_code(code: &str) -> Result<String, String> {
-    let upper = code.to_ascii_uppercase();
-    let ok = upper.len() == 5
-        && upper.starts_with("MT")
-        && upper[2..].chars().all(|c| c.is_ascii_digit());
-    if ok {
-        Ok(upper)
-    } else {
-        Err(format!("'{code}' is not a rule code (expected MTxyy)"))
-    }
+    crate::rules::Code::parse(code)
+        .map(String::from)
+        .map_err(|_| format!("'{code}' is not a rule code (expected MTxyy)"))
 }
 
 /// A TOML error with line:col.

@@ -62,7 +62,7 @@ pub enum BaselineChoice<'a> {
 /// A rule that could not be evaluated for a file, and why.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct NotApplicable {
-    pub code: String,
+    pub code: crate::rules::Code,
     pub reason: String,
 }
 
@@ -565,7 +565,7 @@ fn lint_group(
             {
                 return false;
             }
-            match c.levels.get(&f.code) {
+            match c.levels.get(f.code.as_str()) {
                 Some(Level::Allow) => false,
                 Some(Level::As(s)) => {
                     f.severity = *s;

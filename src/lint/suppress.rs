@@ -30,7 +30,7 @@ impl Suppression {
         loc.file == self.location.file
             && (loc.line == self.location.line
                 || (self.own_line && loc.line == self.location.line + 1))
-            && (self.codes.is_empty() || self.codes.contains(&f.code))
+            && (self.codes.is_empty() || self.codes.iter().any(|c| f.code == *c))
     }
 }
 
@@ -123,7 +123,7 @@ mod tests {
 
     fn finding(code: &str, line: u32) -> Finding {
         Finding {
-            code: code.into(),
+            code: crate::rules::Code::parse(code).unwrap(),
             name: "x".into(),
             family: Family::Config,
             severity: Severity::Warn,

@@ -35,7 +35,7 @@ pub fn render(findings: &[Finding], what: &str) -> String {
             .unwrap_or_default();
         let code = match f.sources.iter().find_map(|s| s.url.as_deref()) {
             Some(u) => format!("[{}]({u} \"{}\")", f.code, cell(&f.name)),
-            None => f.code.clone(),
+            None => f.code.to_string(),
         };
         let _ = writeln!(
             out,

@@ -12,9 +12,9 @@ use crate::rules::schema::Source;
 use crate::rules::{Confidence, Family, Finding, Severity};
 
 /// One built-in check: its identity and documentation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
-    pub code: &'static str,
+    pub code: crate::rules::Code,
     pub name: &'static str,
     /// Severity in the common case; a finding may be raised or lowered
     /// (e.g. a `loose-` option the server would only warn about).
@@ -73,7 +73,7 @@ impl Check {
         variable: Option<String>,
     ) -> Finding {
         Finding {
-            code: self.code.to_string(),
+            code: self.code.clone(),
             name: self.name.to_string(),
             family: self.family(),
             severity,

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::rules::Code;
 use serde::Serialize;
 
 use super::schema::{Confidence, Family, Setting, Severity, Source};
@@ -11,7 +12,7 @@ use crate::facts::SourceLocation;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
-    pub code: String,
+    pub code: Code,
     pub name: String,
     pub family: Family,
     pub severity: Severity,
@@ -91,7 +92,7 @@ pub struct Recommendation {
     /// Ready for an option file (`4G`, `16`, `OFF`).
     pub value: String,
     /// The rule that recommends it.
-    pub code: String,
+    pub code: Code,
     pub rationale: String,
 }
 
@@ -111,7 +112,7 @@ pub struct Withheld {
     pub variable: String,
     /// The value it would have (`ON`).
     pub value: String,
-    pub code: String,
+    pub code: Code,
     pub rationale: String,
     /// The rule's `withheld` text.
     pub note: String,
@@ -121,7 +122,7 @@ pub struct Withheld {
 /// host facts)", "applies to mysql < 8.0; target is mysql-8.0.32").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NotApplicable {
-    pub code: String,
+    pub code: Code,
     pub reason: String,
 }
 

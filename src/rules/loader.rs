@@ -7,6 +7,7 @@
 //! merged set must not recommend two different values for one variable
 //! under a profile both could match.
 
+use crate::rules::Code;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -176,7 +177,7 @@ impl RuleSet {
         }
         let base = load_source(&builtin, true, &model, &mut errors);
         let extra = load_source(&user, false, &model, &mut errors);
-        let mut by_code: BTreeMap<String, Rule> =
+        let mut by_code: BTreeMap<Code, Rule> =
             base.into_iter().map(|r| (r.code.clone(), r)).collect();
         for r in extra {
             by_code.insert(r.code.clone(), r);
@@ -619,8 +620,9 @@ fn build_rule(
             ),
         ));
     }
+    let code = Code::parse(&code).map_err(|e| idx.err(raw.code.span().start, e))?;
     let family: Family = parse_field(idx, &raw.family)?;
-    let digit = u32::from(code.as_bytes()[2] - b'0');
+    let digit = code.digit();
     if digit != family.code_digit() {
         return Err(idx.err(
             raw.code.span().start,

@@ -14,6 +14,7 @@
 pub mod articles;
 pub mod builtin;
 pub mod builtin_check;
+pub mod code;
 pub mod docs;
 pub mod evaluate;
 pub mod expr;
@@ -24,6 +25,7 @@ pub mod profile;
 pub mod schema;
 pub mod template;
 
+pub use code::Code;
 pub use evaluate::{Defaults, EvalInput};
 pub use finding::{Evaluation, Finding, Fix, LineEdit, NotApplicable, Recommendation, Withheld};
 pub use loader::{RuleError, RuleErrors, RuleSet};

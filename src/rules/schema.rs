@@ -626,7 +626,7 @@ impl fmt::Display for Source {
 /// A loaded, checked rule.
 #[derive(Debug, Clone, Serialize)]
 pub struct Rule {
-    pub code: String,
+    pub code: crate::rules::Code,
     pub name: String,
     pub family: Family,
     pub severity: Severity,

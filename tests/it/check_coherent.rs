@@ -90,7 +90,7 @@ fn every_report_recommends_at_most_one_value_per_variable() {
                         f.code
                     );
                 }
-                seen.insert(v.clone(), (f.code.clone(), r.clone()));
+                seen.insert(v.clone(), (f.code.to_string(), r.clone()));
             }
         }
     }

@@ -699,7 +699,7 @@ fn gen_cnf_output_lints_clean_for_every_target_host_profile_and_base() {
         let base_own: BTreeSet<(String, String)> = match base {
             Some(bt) if !found.is_empty() => lint(&rules, &dir.join("base"), bt, &toml, t)
                 .iter()
-                .map(|f| (f.code.clone(), option_of(f, bt)))
+                .map(|f| (f.code.to_string(), option_of(f, bt)))
                 .collect(),
             _ => BTreeSet::new(),
         };
@@ -718,19 +718,24 @@ fn gen_cnf_output_lints_clean_for_every_target_host_profile_and_base() {
                 *file == base_name && *code == f.code && *opt == option
             });
             match kept {
-                Some(i) if base_own.contains(&(f.code.clone(), option.clone())) => {
+                Some(i) if base_own.contains(&(f.code.to_string(), option.clone())) => {
                     kept_used.insert(i);
                     allowed += 1;
                 }
                 _ => {
-                    let own = base_own.contains(&(f.code.clone(), option.clone()));
+                    let own = base_own.contains(&(f.code.to_string(), option.clone()));
                     *summary
-                        .entry((base_name.to_string(), f.code.clone(), option.clone(), own))
+                        .entry((
+                            base_name.to_string(),
+                            f.code.to_string(),
+                            option.clone(),
+                            own,
+                        ))
                         .or_default() += 1;
                     bad.push(format!(
                         "  {}{}",
                         show(f, &text),
-                        if base_own.contains(&(f.code.clone(), option.clone())) {
+                        if base_own.contains(&(f.code.to_string(), option.clone())) {
                             "  [the base file has it too]"
                         } else {
                             ""

@@ -55,7 +55,7 @@ fn every_lint_check_has_a_fixture_whose_output_is_its_snapshot() {
     let bless = std::env::var_os("MYTUNE_BLESS").is_some_and(|v| v == "1");
     let mut failures = Vec::new();
     for check in mytune::lint::checks::ALL {
-        let dir = fixtures().join(check.code);
+        let dir = fixtures().join(check.code.as_str());
         if !dir.is_dir() {
             failures.push(format!(
                 "{} ({}): no fixture in {}",

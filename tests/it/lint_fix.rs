@@ -39,7 +39,7 @@ fn lint(files: &[PathBuf], target: Target, rules: &RuleSet) -> Vec<Finding> {
 fn key(f: &Finding) -> (String, String, u32, Option<String>) {
     let loc = f.location.as_ref().filter(|_| f.code.as_str() < "MT100");
     (
-        f.code.clone(),
+        f.code.to_string(),
         loc.map(|l| l.file.display().to_string())
             .unwrap_or_default(),
         loc.map_or(0, |l| l.line),
