@@ -66,6 +66,7 @@ mod outside_corpus;
 mod packaging;
 mod privileges_live;
 mod report_escaping;
+mod rule_snapshots;
 mod rule_texts_live;
 mod rules_cachelog;
 mod rules_cli;
