@@ -60,6 +60,22 @@ pub struct FlavorTraits {
     /// Relative `!include` paths resolve against the working directory, not
     /// the including file's.
     pub includes_relative_to_cwd: bool,
+    /// Whose option parser and start-up checks the server has: how a line
+    /// of an option file is read (unique prefixes, plugin option sets,
+    /// values checked at start-up). A fork names the dialect it inherits.
+    pub dialect: Dialect,
+}
+
+/// The two option parsers the servers descend from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// MySQL's (Percona Server and PXC keep it): exact names, a plugin's
+    /// options known once it is loaded, values clamped with a warning.
+    Mysql,
+    /// MariaDB's: unique prefixes of option names, plugin options read in
+    /// sets after the server's own, removed options kept as no-ops, more
+    /// values checked at start-up.
+    Mariadb,
 }
 
 const MYSQL_SERVER_GROUPS: &[&str] = &[];
@@ -86,6 +102,7 @@ const MYSQL: FlavorTraits = FlavorTraits {
     set_persist_since: Some(Version::new(8, 0, 0)),
     removed_options_are_noops: false,
     includes_relative_to_cwd: false,
+    dialect: Dialect::Mysql,
 };
 
 pub const TRAITS: [FlavorTraits; 4] = [
@@ -103,6 +120,7 @@ pub const TRAITS: [FlavorTraits; 4] = [
         set_persist_since: None,
         removed_options_are_noops: true,
         includes_relative_to_cwd: true,
+        dialect: Dialect::Mariadb,
     },
     // Percona Server and PXC package and read their files as MySQL does.
     FlavorTraits {
@@ -299,6 +317,11 @@ impl Target {
     /// Does this target read MariaDB-only option groups such as `[mariadb]`?
     pub fn is_mariadb(&self) -> bool {
         self.flavor == Flavor::Mariadb
+    }
+
+    /// Whose option parser reads this target's option files.
+    pub fn dialect(&self) -> Dialect {
+        self.flavor.traits().dialect
     }
 
     /// Does the target have `SET PERSIST`?

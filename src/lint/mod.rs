@@ -303,7 +303,7 @@ fn group_reader(group: &str, target: &Target) -> Option<String> {
     };
     let mariadb = matches!(base, "mariadb" | "mariadbd")
         || (series.is_none() && matches!(g.as_str(), "galera" | "client-server"));
-    if mariadb && target.flavor != crate::target::Flavor::Mariadb {
+    if mariadb && target.dialect() != crate::target::Dialect::Mariadb {
         return Some(match series {
             Some(s) => format!("MariaDB {s}'s server"),
             None => "MariaDB's server".to_string(),
@@ -644,7 +644,7 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
 /// server's refuses the start; an io_capacity above io_capacity_max and a
 /// max_allowed_packet below net_buffer_length are adjusted with a warning.
 fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mut Vec<Finding>) {
-    if catalog.target().flavor != crate::target::Flavor::Mariadb {
+    if catalog.target().dialect() != crate::target::Dialect::Mariadb {
         binlog_needs_server_id(effective, catalog, ctx, out);
         return;
     }

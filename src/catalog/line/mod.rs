@@ -48,7 +48,7 @@ use value::is_enable_option;
 use super::server_facts::server_facts;
 use super::{Catalog, VarInfo, VarKind, VarStatus};
 use crate::cnf::{Modifier, OptionEntry, canonical_name};
-use crate::target::{Flavor, Target, Version};
+use crate::target::{Dialect, Target, Version};
 
 /// The server's reaction to a line, worst first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -162,7 +162,7 @@ impl Catalog {
         let written = written_name(e);
         let mut out = Vec::new();
         let facts = server_facts(t);
-        if t.flavor == Flavor::Mariadb && e.name.contains('.') {
+        if t.dialect() == Dialect::Mariadb && e.name.contains('.') {
             // A named key cache's or connection's variable, or an error.
             out.extend(self.dotted_name(e, ctx));
             return out;
@@ -603,7 +603,7 @@ impl Catalog {
         &self,
         e: &OptionEntry,
     ) -> Result<Option<(String, Option<&VarInfo>, bool)>, Vec<String>> {
-        if self.target().flavor != Flavor::Mariadb || e.modifier == Modifier::Maximum {
+        if self.target().dialect() != Dialect::Mariadb || e.modifier == Modifier::Maximum {
             return Ok(None);
         }
         let facts = server_facts(self.target());
@@ -773,7 +773,7 @@ impl Catalog {
     /// `plugin-NAME` is accepted: an option of a MariaDB plugin's own list.
     pub(super) fn takes_plugin_form(&self, info: &VarInfo) -> bool {
         server_facts(self.target()).is_some_and(|f| f.plugin_form.contains(&info.name))
-            || (self.target().flavor == Flavor::Mariadb && info.plugin.is_some())
+            || (self.target().dialect() == Dialect::Mariadb && info.plugin.is_some())
     }
 
     /// MariaDB reads `NAME.VAR` as VAR of the key cache or the
@@ -788,7 +788,7 @@ impl Catalog {
         e: &OptionEntry,
         ctx: &LineContext,
     ) -> Vec<Judgement<'_>> {
-        if self.target().flavor != Flavor::Mariadb {
+        if self.target().dialect() != Dialect::Mariadb {
             return Vec::new();
         }
         let Some((_, var)) = e.name.split_once('.') else {

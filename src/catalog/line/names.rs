@@ -7,7 +7,7 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::catalog::Catalog;
 use crate::cnf::{Modifier, OptionEntry, canonical_name};
-use crate::target::{Flavor, Target, Version};
+use crate::target::{Flavor, TRAITS, Target, Version};
 
 /// The product that has an option `name` the target's flavor lacks, as
 /// "Percona Server 8.0" (its series nearest the target's that has it), with
@@ -18,14 +18,21 @@ pub(in crate::catalog) fn other_product(
     target: Target,
 ) -> Option<(String, Option<String>)> {
     let key = |v: Version| i64::from(v.major) * 1000 + i64::from(v.minor);
-    let order: &[Flavor] = match target.flavor {
-        Flavor::Mysql => &[Flavor::Percona, Flavor::Pxc, Flavor::Mariadb],
-        Flavor::Percona => &[Flavor::Pxc, Flavor::Mysql, Flavor::Mariadb],
-        Flavor::Pxc => &[Flavor::Percona, Flavor::Mysql, Flavor::Mariadb],
-        Flavor::Mariadb => &[Flavor::Mysql, Flavor::Percona, Flavor::Pxc],
-    };
+    // The same product line first, then the same option parser, then the
+    // table's order.
+    let mut order: Vec<Flavor> = TRAITS
+        .iter()
+        .map(|t| t.flavor)
+        .filter(|f| *f != target.flavor)
+        .collect();
+    order.sort_by_key(|f| {
+        (
+            f.base() != target.flavor.base(),
+            f.traits().dialect != target.dialect(),
+        )
+    });
     let canon = canonical_name(name);
-    for other in order {
+    for other in &order {
         let mut series: Vec<Target> = Catalog::supported()
             .into_iter()
             .filter(|t| t.flavor == *other)

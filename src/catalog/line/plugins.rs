@@ -4,7 +4,7 @@
 
 use super::{Effect, Judgement, LineContext, Reason};
 use crate::catalog::{Catalog, VarInfo};
-use crate::target::{Flavor, Version};
+use crate::target::{Dialect, Version};
 
 /// Plugins whose options failing to parse stops the start: the plugin is
 /// disabled, and the server cannot run without it.
@@ -33,7 +33,7 @@ impl Catalog {
         value: &str,
         ctx: &LineContext,
     ) -> Option<Judgement<'c>> {
-        if self.target().flavor != Flavor::Mariadb
+        if self.target().dialect() != Dialect::Mariadb
             || info.name != "innodb_compression_algorithm"
             || self.target().version < Version::new(10, 7, 0)
         {
@@ -68,7 +68,7 @@ impl Catalog {
     /// option, listed so a line using them is known, but no option name of
     /// their own to MariaDB's parser (its `--help` has no `--skip-log-bin`).
     pub(in crate::catalog) fn is_modifier_form(&self, v: &VarInfo) -> bool {
-        if self.target().flavor != Flavor::Mariadb || v.sysvar {
+        if self.target().dialect() != Dialect::Mariadb || v.sysvar {
             return false;
         }
         ["skip_", "disable_", "enable_"].iter().any(|p| {
@@ -80,7 +80,7 @@ impl Catalog {
 
     /// An enable option of a built-in plugin the catalog does not list.
     pub(in crate::catalog) fn is_builtin_plugin_option(&self, name: &str) -> bool {
-        self.target().flavor != Flavor::Mariadb && MYSQL_BUILTIN_ENGINE_PLUGINS.contains(&name)
+        self.target().dialect() != Dialect::Mariadb && MYSQL_BUILTIN_ENGINE_PLUGINS.contains(&name)
     }
 }
 
@@ -124,14 +124,14 @@ impl Catalog {
     /// argument was provided to --log-bin ..."), checked by the
     /// differential test.
     pub fn warns_unnamed_binlog(&self) -> bool {
-        self.target().flavor == Flavor::Mariadb
+        self.target().dialect() == Dialect::Mariadb
     }
 
     /// The option `name` needs to have any effect, when the server warns
     /// about it standing alone (MariaDB: the binary log's settings without
     /// `log_bin`).
     pub fn requires(&self, name: &str) -> Option<&'static str> {
-        (self.target().flavor == Flavor::Mariadb && MARIADB_NEEDS_LOG_BIN.contains(&name))
+        (self.target().dialect() == Dialect::Mariadb && MARIADB_NEEDS_LOG_BIN.contains(&name))
             .then_some("log_bin")
     }
 }

@@ -12,7 +12,7 @@ use super::{Effect, Judgement, LineContext, MARIADB_ON_STOPS, Reason};
 use crate::catalog::server_facts::{ServerFacts, server_facts};
 use crate::catalog::{ArgKind, Catalog, VarInfo, VarKind};
 use crate::cnf::{Modifier, OptionEntry, canonical_name};
-use crate::target::Flavor;
+use crate::target::Dialect;
 use crate::units;
 
 impl Catalog {
@@ -22,7 +22,7 @@ impl Catalog {
         info: &'c VarInfo,
         ctx: &LineContext,
     ) -> Option<Judgement<'c>> {
-        let plugin_fatal = self.target().flavor == Flavor::Mariadb
+        let plugin_fatal = self.target().dialect() == Dialect::Mariadb
             && FATAL_PLUGINS
                 .iter()
                 .any(|p| info.name.starts_with(p) && info.name[p.len()..].starts_with('_'));
@@ -31,7 +31,7 @@ impl Catalog {
         // A debug build's option: a release server takes any text for it
         // (`debug_exit_info=abc` starts; it only prints resource usage at
         // exit).
-        if self.target().flavor == Flavor::Mariadb && info.name == "debug_exit_info" {
+        if self.target().dialect() == Dialect::Mariadb && info.name == "debug_exit_info" {
             return None;
         }
         // `skip-host-cache` names the option skip_host_cache itself: no
@@ -138,7 +138,7 @@ impl Catalog {
             }
             _ => false,
         };
-        if self.target().flavor == Flavor::Mariadb
+        if self.target().dialect() == Dialect::Mariadb
             && MARIADB_NEEDS_KEY_MANAGEMENT.contains(&info.name.as_str())
             && turns_on
             && !MARIADB_KEY_MANAGEMENT_PLUGINS
@@ -175,7 +175,7 @@ impl Catalog {
             VarKind::Bool => {
                 const OK: [&str; 6] = ["on", "off", "true", "false", "1", "0"];
                 const ON: [&str; 3] = ["on", "true", "1"];
-                if self.target().flavor == Flavor::Mariadb
+                if self.target().dialect() == Dialect::Mariadb
                     && ON.iter().any(|a| a.eq_ignore_ascii_case(v))
                     && let Some((_, why)) = MARIADB_ON_STOPS.iter().find(|(n, _)| *n == info.name)
                 {
@@ -218,7 +218,7 @@ impl Catalog {
                 if let Some(j) = self.judge_innodb_size(info, n, *min, &value, ctx) {
                     return Some(j);
                 }
-                if self.target().flavor == Flavor::Mariadb
+                if self.target().dialect() == Dialect::Mariadb
                     && info.name == "lower_case_table_names"
                     && n == 2
                 {
@@ -336,7 +336,7 @@ impl Catalog {
                     ));
                 }
                 if bad_items.is_empty()
-                    && self.target().flavor == Flavor::Mariadb
+                    && self.target().dialect() == Dialect::Mariadb
                     && info.name == "tls_version"
                     && items.iter().any(|i| {
                         i.eq_ignore_ascii_case("tlsv1.0") || i.eq_ignore_ascii_case("tlsv1.1")
@@ -568,7 +568,7 @@ impl Catalog {
             // InnoDB parses the path at start-up: "syntax error in file
             // path or size specified is less than 1 megabyte".
             "innodb_data_file_path" | "innodb_temp_data_file_path"
-                if self.target().flavor == Flavor::Mariadb =>
+                if self.target().dialect() == Dialect::Mariadb =>
             {
                 data_file_path_error(v).map(|why| {
                     refuse(format!(
@@ -586,7 +586,7 @@ impl Catalog {
                     .is_some_and(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty());
                 (!ok).then(|| refuse("a rewrite rule is written from_name->to_name".into()))
             }
-            "performance_schema_instrument" if v.is_empty() && self.target().flavor == Flavor::Mariadb => {
+            "performance_schema_instrument" if v.is_empty() && self.target().dialect() == Dialect::Mariadb => {
                 Some(Judgement {
                     effect: Effect::Warns,
                     message: "performance_schema_instrument is empty: the server warns (\"Missing value for \
@@ -596,7 +596,7 @@ impl Catalog {
                     var: Some(info),
                 })
             }
-            "proxy_protocol_networks" if self.target().flavor == Flavor::Mariadb => {
+            "proxy_protocol_networks" if self.target().dialect() == Dialect::Mariadb => {
                 let bad = v.split(',').map(str::trim).find(|item| {
                     let addr = item.split_once('/').map_or(*item, |(a, _)| a);
                     !(item.is_empty()
@@ -616,7 +616,7 @@ impl Catalog {
             // A plugin's enable option takes ON, OFF, FORCE or
             // FORCE_PLUS_PERMANENT; anything else fails the plugin's option
             // parsing and the server disables the plugin.
-            _ if self.target().flavor == Flavor::Mariadb && is_enable_option(info) => {
+            _ if self.target().dialect() == Dialect::Mariadb && is_enable_option(info) => {
                 let ok = ["on", "off", "force", "force_plus_permanent", "1", "0", "true", "false"]
                     .iter()
                     .any(|a| a.eq_ignore_ascii_case(v));
@@ -649,7 +649,7 @@ impl Catalog {
         value: &str,
         ctx: &LineContext,
     ) -> Option<Judgement<'c>> {
-        if self.target().flavor != Flavor::Mariadb {
+        if self.target().dialect() != Dialect::Mariadb {
             return None;
         }
         const MIB: i128 = 1 << 20;
@@ -722,7 +722,7 @@ impl Catalog {
         why: String,
         fatal: bool,
     ) -> Judgement<'c> {
-        let plugin = self.target().flavor == Flavor::Mariadb
+        let plugin = self.target().dialect() == Dialect::Mariadb
             && (is_enable_option(info)
                 || info.plugin.is_some()
                 || MARIADB_PLUGIN_PREFIXES
