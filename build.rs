@@ -8,6 +8,12 @@
 //! those tests are then marked ignored with the reason, so `cargo test` shows
 //! them as skipped. CI (`MYTUNE_REQUIRE_LIVE=1`) always has it, and the build
 //! fails there without it rather than skip.
+//!
+//! Likewise for the programs live tests run (`mariadbd` for throw-away
+//! servers, `ansible-inventory`, `promtool`, node_exporter): one missing
+//! sets `cfg(mytune_no_PROGRAM)` and its tests show as ignored with the
+//! package to install. Under `MYTUNE_REQUIRE_LIVE=1` nothing is ignored: the
+//! tests run and fail naming what is missing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,6 +53,47 @@ fn main() {
     };
     println!("cargo:rustc-env=MYTUNE_VERSION={full}");
     shared_beside();
+    live_programs();
+}
+
+/// The programs live tests need: (cfg, program names, where else to look).
+const LIVE_PROGRAMS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "mytune_no_mariadbd",
+        &["mariadbd", "mariadb-install-db"],
+        &["/usr/sbin", "/usr/libexec", "/usr/bin"],
+    ),
+    ("mytune_no_ansible", &["ansible-inventory"], &["/usr/bin"]),
+    ("mytune_no_promtool", &["promtool"], &["/usr/bin"]),
+    (
+        "mytune_no_node_exporter",
+        &["prometheus-node-exporter"],
+        &["/usr/bin", "/usr/sbin"],
+    ),
+];
+
+fn live_programs() {
+    let required = std::env::var("MYTUNE_REQUIRE_LIVE").as_deref() == Ok("1");
+    println!("cargo:rerun-if-env-changed=PATH");
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    for (cfg, programs, fallbacks) in LIVE_PROGRAMS {
+        println!("cargo:rustc-check-cfg=cfg({cfg})");
+        dirs.extend(fallbacks.iter().map(PathBuf::from));
+        let found = programs
+            .iter()
+            .all(|p| dirs.iter().any(|d| d.join(p).is_file()));
+        if !found && !required {
+            println!("cargo:rustc-cfg={cfg}");
+        }
+    }
+    // An installed package changes these directories: look again then.
+    for d in ["/usr/bin", "/usr/sbin"] {
+        if Path::new(d).is_dir() {
+            println!("cargo:rerun-if-changed={d}");
+        }
+    }
 }
 
 fn shared_beside() {

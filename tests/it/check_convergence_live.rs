@@ -148,6 +148,10 @@ fn converges_with(name: &str, cnf: &str, loaded: bool) {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn defaults_server_converges() {
     converges(
         "defaults",
@@ -156,6 +160,10 @@ fn defaults_server_converges() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn single_node_tuning_best_practice_scaled_converges() {
     // §2.3 of the article, with its 32G pool scaled to the described 4G host
     // (its paths are the harness's own).
@@ -177,6 +185,10 @@ fn single_node_tuning_best_practice_scaled_converges() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn bad_config_converges() {
     converges(
         "bad config",
@@ -186,6 +198,10 @@ fn bad_config_converges() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn loaded_server_with_a_1g_pool_and_the_slow_log_converges() {
     converges_with(
         "loaded",
@@ -231,6 +247,10 @@ fn generated_file_draws_no_memory_finding(host: &[&str]) {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_file_gen_cnf_writes_for_a_1g_host_draws_no_memory_finding_there() {
     // Issue 51: gen-cnf --memory 1G --cpus 1 wrote max_connections = 105 and
     // check on that file for the same host said MT305, 252% in the worst case.
@@ -238,6 +258,10 @@ fn a_file_gen_cnf_writes_for_a_1g_host_draws_no_memory_finding_there() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_file_gen_cnf_writes_for_300_connections_draws_no_memory_finding_there() {
     generated_file_draws_no_memory_finding(&[
         "--memory",

@@ -49,6 +49,10 @@ fn finding<'a>(report: &'a Value, code: &str) -> Option<&'a Value> {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn defaults_report_small_buffer_pool_in_every_format() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -172,6 +176,10 @@ fn defaults_report_small_buffer_pool_in_every_format() {
 /// pool is too small (about 70% of effective memory, rounded to the chunk
 /// size) and the redo log is small for the pool.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn defaults_buffer_pool_and_redo_advice() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -243,6 +251,10 @@ fn parse_size(s: &str) -> u64 {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn poor_config_reports_memory_overcommit() {
     let Some(server) = TestServer::start(
         "innodb_buffer_pool_size = 8M\n\
@@ -292,6 +304,10 @@ fn poor_config_reports_memory_overcommit() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn drift_between_option_file_and_running_server() {
     let Some(server) = TestServer::start("max_connections = 77\nthread_cache_size = 5") else {
         return;
@@ -412,6 +428,10 @@ fn connect_counters(server: &TestServer) -> (u64, u64) {
 /// host cache (performance_schema = ON) and without it (the counters):
 /// MT205 applies and stays silent, and the right password still works.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn mt205_ignores_access_denied_logins() {
     for extra in ["performance_schema = ON", "performance_schema = OFF"] {
         let Some(server) = TestServer::start(&format!("max_connect_errors = 10\n{extra}")) else {
@@ -498,6 +518,10 @@ fn mt205_ignores_access_denied_logins() {
 /// without it, not applicable with the reason), and MT204 says the
 /// failures came from this machine.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_loopback_aborted_handshakes_never_block() {
     use std::io::Read;
     for extra in ["performance_schema = ON", "performance_schema = OFF"] {
@@ -576,6 +600,10 @@ fn regression_51_loopback_aborted_handshakes_never_block() {
 /// create tables there, and check reports them; an account that may read the
 /// account tables but not `mysql.db` gets MT016 instead of silence.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn mt710_test_database_grants_to_every_user() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -658,6 +686,10 @@ fn mt710_test_database_grants_to_every_user() {
 /// and a misspelled one behind `loose-`, and refuses 25 logins in a few
 /// seconds; `check` reads the tail of its log and reports both.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn error_log_removed_options_and_failed_logins() {
     let Some(server) = TestServer::start(
         "innodb_log_files_in_group = 2\nloose-max_conections = 10\nlog_warnings = 2",
@@ -712,6 +744,10 @@ fn error_log_removed_options_and_failed_logins() {
 
 /// A log that is gone is a `-v` note, never a finding (MT016 included).
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn absent_error_log_is_only_a_verbose_note() {
     let Some(server) = TestServer::start("innodb_log_files_in_group = 2") else {
         return;
@@ -733,6 +769,10 @@ fn absent_error_log_is_only_a_verbose_note() {
 /// The process limit caps what the server asks for (as a unit's
 /// `LimitNOFILE` does): the server logs it at start and MT018 reports it.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn error_log_open_files_capped_by_the_process_limit() {
     let Some(server) = TestServer::start_with_nofile("max_connections = 2000", 1024) else {
         return;
@@ -752,6 +792,10 @@ fn error_log_open_files_capped_by_the_process_limit() {
 /// A server killed without a shutdown (as the OOM killer kills it) and
 /// started again: MT020 says the run before this start ended in a crash.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn error_log_a_killed_server_is_a_crash() {
     let Some(mut server) = TestServer::start("") else {
         return;
@@ -782,6 +826,10 @@ fn error_log_a_killed_server_is_a_crash() {
 /// 30,000 more prepared ones (about four fifths) it leaves the log off, and
 /// observability full still asks, giving the share.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn mt501_asks_for_the_slow_log_by_the_real_share_of_prepared_statements() {
     use mysql::prelude::Queryable;
     let Some(server) = TestServer::start("") else {

@@ -99,6 +99,10 @@ impl Drop for Lock {
 /// `--fail-on warn` gate sees, and every other reply is the right one (the
 /// data size is InnoDB's, not the audit's account names).
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_an_audit_past_the_read_timeout_is_mt016_and_shifts_nothing() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -246,6 +250,10 @@ fn tcp_args(port: u16) -> Vec<String> {
 /// one ("the server reported a version mytune cannot read: ''"). Now the
 /// connection is replaced and the report is the one a direct run gives.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_a_late_first_reply_shifts_no_later_one() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -279,6 +287,10 @@ fn regression_51_a_late_first_reply_shifts_no_later_one() {
 /// timeout ends the run with a named error (exit 2), never with a report
 /// built from another statement's reply.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_a_late_reply_to_the_variables_is_a_named_error() {
     let Some(server) = TestServer::start("") else {
         return;

@@ -769,6 +769,10 @@ fn listed_ids() -> Option<std::collections::BTreeSet<String>> {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn lint_agrees_with_the_real_mariadbd() {
     let oracle = match Oracle::new() {
         Ok(o) => o,

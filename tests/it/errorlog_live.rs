@@ -49,6 +49,10 @@ fn fail_login(server: &TestServer, user: &str) {
 /// and a forged crash line, check reports the six failed logins (MT019)
 /// and no unplanned restart (MT020): `--fail-on crit` exits 0.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_clean_restart_and_forged_lines_are_no_crash() {
     let Some(mut server) = TestServer::start("log_warnings = 2") else {
         return;

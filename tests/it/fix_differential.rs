@@ -394,6 +394,10 @@ fn sample(cases: Vec<Case>, seed: u64, n: usize) -> Vec<Case> {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn fixes_keep_what_the_real_mariadbd_reads() {
     let oracle = match Oracle::new() {
         Ok(o) => o,

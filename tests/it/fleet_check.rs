@@ -99,6 +99,10 @@ fn blackhole() -> (TcpListener, u16) {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn failing_servers_are_their_own_errors_and_hold_nothing() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -198,6 +202,10 @@ fn failing_servers_are_their_own_errors_and_hold_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn the_text_summary_fits_80_columns_and_says_why() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -247,6 +255,10 @@ fn the_text_summary_fits_80_columns_and_says_why() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn exit_status_follows_fail_on_when_every_server_answers() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -288,6 +300,10 @@ fn exit_status_follows_fail_on_when_every_server_answers() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_server_slower_than_timeout_is_given_up_alone() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -334,6 +350,10 @@ fn a_server_slower_than_timeout_is_given_up_alone() {
 /// being waited for holds no other server's line (and a run keeps no
 /// report per server). With `-o` the file appears whole, at the end.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn jsonl_lines_are_written_as_servers_finish() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -411,6 +431,10 @@ fn jsonl_lines_are_written_as_servers_finish() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_password_is_never_printed() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -466,6 +490,10 @@ fn nothing_left_to_check_is_exit_2() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn collect_writes_one_snapshot_per_server_for_check_later() {
     let Some(a) = TestServer::start("") else {
         return;

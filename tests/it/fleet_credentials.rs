@@ -58,6 +58,10 @@ fn account(server: &TestServer, user: &str, password: &str) {
 /// passwords stay in the option file and out of every output, and an
 /// inventory that holds a password is refused at that line.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn each_entry_logs_in_with_its_own_option_group() {
     let Some(a) = TestServer::start("") else {
         return;
@@ -160,6 +164,10 @@ fn read_until(r: &mut impl Read, needle: &str) -> String {
 /// Regression test for the prompt of `-p` with a fleet: asked once on the
 /// terminal, the answer used for every server, and never echoed.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn dash_p_asks_once_for_the_whole_fleet() {
     let Some(script) = mariadb::find_program("script", &["/usr/bin/script"]) else {
         mariadb::skip_or_panic::<()>(
@@ -249,6 +257,10 @@ fn dash_p_asks_once_for_the_whole_fleet() {
 /// the interval is added to each server's --timeout, not spent once per
 /// server in turn.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn interval_samples_every_server_of_the_fleet() {
     let Some(a) = TestServer::start("") else {
         return;

@@ -109,6 +109,10 @@ fn agree(file: &Path, ansible: &Value, inv: &AnsibleInventory) {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_ansible,
+    ignore = "needs ansible-inventory (apt-get install ansible-core)"
+)]
 fn shipped_examples_read_as_ansible_reads_them() {
     let Some(program) = ansible_inventory() else {
         return;
@@ -320,6 +324,10 @@ fn generate(seed: u64) -> Generated {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_ansible,
+    ignore = "needs ansible-inventory (apt-get install ansible-core)"
+)]
 fn generated_inventories_read_as_ansible_reads_them() {
     let Some(program) = ansible_inventory() else {
         return;
@@ -343,6 +351,10 @@ fn generated_inventories_read_as_ansible_reads_them() {
 /// --list` reads them; and the INI form, where only Python's `True` and
 /// `False` are booleans.
 #[test]
+#[cfg_attr(
+    mytune_no_ansible,
+    ignore = "needs ansible-inventory (apt-get install ansible-core)"
+)]
 fn yaml_1_1_booleans_read_as_ansible_reads_them() {
     let Some(program) = ansible_inventory() else {
         return;

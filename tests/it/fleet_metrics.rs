@@ -69,6 +69,18 @@ fn metrics(inv: &Path, extra: &[&str]) -> Output {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
+#[cfg_attr(
+    mytune_no_promtool,
+    ignore = "needs promtool (apt-get install prometheus)"
+)]
+#[cfg_attr(
+    mytune_no_node_exporter,
+    ignore = "needs node_exporter (apt-get install prometheus-node-exporter)"
+)]
 fn promtool_accepts_the_metrics() {
     let Some(promtool) = program("promtool", "prometheus") else {
         return;
@@ -166,6 +178,14 @@ impl NodeExporter {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
+#[cfg_attr(
+    mytune_no_node_exporter,
+    ignore = "needs node_exporter (apt-get install prometheus-node-exporter)"
+)]
 fn node_exporter_serves_the_file_written_in_place() {
     let Some(exporter) = program("prometheus-node-exporter", "prometheus-node-exporter")
         .or_else(|| mariadb::find_program("node_exporter", &[]))
@@ -216,6 +236,10 @@ fn node_exporter_serves_the_file_written_in_place() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_promtool,
+    ignore = "needs promtool (apt-get install prometheus)"
+)]
 fn shipped_alerting_rules_pass_promtool_and_their_unit_tests() {
     let Some(promtool) = program("promtool", "prometheus") else {
         return;
@@ -336,6 +360,14 @@ fn kubernetes_cronjob_is_well_formed() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
+#[cfg_attr(
+    mytune_no_promtool,
+    ignore = "needs promtool (apt-get install prometheus)"
+)]
 fn one_server_as_metrics_keeps_this_host_s_facts() {
     let Some(promtool) = program("promtool", "prometheus") else {
         return;

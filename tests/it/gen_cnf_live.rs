@@ -107,11 +107,19 @@ fn check_boots_with_every_value(args: &[&str]) {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn strict_profile_boots_with_every_value() {
     check_boots_with_every_value(&["--target", "mariadb-10.11", "--memory", "2G"]);
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn relaxed_oltp_profile_boots_with_every_value() {
     check_boots_with_every_value(&[
         "--target",
@@ -128,6 +136,10 @@ fn relaxed_oltp_profile_boots_with_every_value() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn from_server_starts_from_the_live_values() {
     let Some(server) = mariadb::TestServer::start("div_precision_increment = 7") else {
         return;
@@ -168,6 +180,10 @@ fn from_server_starts_from_the_live_values() {
 /// the default profile turns it off), and the header does not say the file
 /// leaves it off.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn from_server_with_the_slow_log_on_gets_no_slow_log_note() {
     let Some(server) = mariadb::TestServer::start("slow_query_log = ON") else {
         return;
@@ -187,6 +203,10 @@ fn from_server_with_the_slow_log_on_gets_no_slow_log_note() {
 /// where the knob search measured turning it on at x0.99). The real server is
 /// the judge of both halves.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn mariadbd_buffers_redo_log_writes_with_flush_at_commit_2_and_not_with_1() {
     for (commit, want) in [("2", "1"), ("1", "0")] {
         let Some(server) =

@@ -901,6 +901,10 @@ const ENVIRONMENTAL: &[&str] = &[
 /// writes across the host sizes and profiles (no base) starts a throw-away
 /// `mariadbd` without a warning, and every generated value is in effect.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn mariadb_starts_with_every_distinct_generated_file() {
     let target = "mariadb-10.11".parse::<Target>().unwrap().resolved();
     let oracle = match oracle::Oracle::new() {

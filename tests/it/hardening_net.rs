@@ -181,6 +181,10 @@ fn a_missing_ssl_ca_file_is_named_as_such() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_server_killed_during_the_interval_is_reported_at_once_in_words() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;
@@ -206,6 +210,10 @@ fn a_server_killed_during_the_interval_is_reported_at_once_in_words() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn snapshots_keep_no_credential_and_are_owner_only() {
     let Some(server) =
         mariadb::TestServer::start("report_password = SECRET123\nreport_user = repl")
@@ -258,6 +266,10 @@ fn snapshots_keep_no_credential_and_are_owner_only() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn the_account_audit_query_sends_no_hash_over_the_wire() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;
@@ -305,6 +317,10 @@ fn a_password_on_the_command_line_prints_the_mysql_clients_warning() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn parts_skipped_for_a_missing_privilege_are_warn_findings_naming_it() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;

@@ -28,6 +28,10 @@ fn fix(path: &std::path::Path, expect_fixed: bool) {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn fixed_mariadb_files_start_the_real_server() {
     let oracle = match Oracle::new() {
         Ok(o) => o,
@@ -75,6 +79,10 @@ fn fixed_mariadb_files_start_the_real_server() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn the_example_files_fixed_for_mariadb_start_the_real_server() {
     let oracle = match Oracle::new() {
         Ok(o) => o,
@@ -118,6 +126,10 @@ fn the_example_files_fixed_for_mariadb_start_the_real_server() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_value_the_server_reads_as_a_32_bit_number_is_said_and_never_clamped() {
     // Issue 50: the whole-corpus fix differential found `log_warnings =
     // 4294967296` clamped by --fix to 4294967295, which the server reads as

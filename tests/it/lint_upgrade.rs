@@ -199,6 +199,10 @@ fn pin_defaults_writes_the_old_defaults_and_the_upgrade_changes_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn check_upgrade_to_reports_the_defaults_a_running_server_would_change() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;
@@ -334,6 +338,10 @@ fn pin_defaults_5_7_to_8_0_invents_no_optimizer_flag() {
 /// 10.6's default (from the 10.6 catalog) and every flag 10.6 lacked with
 /// 10.11's default; every other pinned variable runs with 10.6's default.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn pinned_10_6_file_starts_10_11_with_10_6_behaviour() {
     use mytune::catalog::{Catalog, upgrade::same_value};
     let (text, _) = pinned(

@@ -35,6 +35,10 @@ fn mytune(args: &[&str]) -> Output {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn normal_collection_over_socket() {
     let Some(server) = TestServer::start("max_connections = 77") else {
         return;
@@ -111,6 +115,10 @@ fn normal_collection_over_socket() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn interval_sampling_over_tcp_via_the_cli() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -143,6 +151,10 @@ fn interval_sampling_over_tcp_via_the_cli() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn wrong_password_is_a_clear_error_with_exit_2() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -247,6 +259,10 @@ fn nothing_listening_is_exit_2() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn usage_only_account_gives_a_degraded_snapshot() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -310,6 +326,10 @@ fn usage_only_account_gives_a_degraded_snapshot() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn data_size_without_persistent_statistics_uses_information_schema() {
     let Some(server) = TestServer::start("innodb_stats_persistent = OFF") else {
         return;
@@ -326,6 +346,10 @@ fn data_size_without_persistent_statistics_uses_information_schema() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn skip_grant_tables_is_reported() {
     let Some(server) = TestServer::start("skip_grant_tables = ON") else {
         return;
@@ -454,6 +478,10 @@ fn make_certs(dir: &std::path::Path) -> Result<(), String> {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn tls_modes() {
     let certs = tempfile::tempdir().unwrap();
     if let Err(e) = make_certs(certs.path()) {
@@ -589,6 +617,10 @@ fn tls_modes() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn option_files_like_the_mysql_client() {
     let Some(server) = TestServer::start("") else {
         return;
@@ -645,6 +677,10 @@ fn option_files_like_the_mysql_client() {
 /// server over its socket (whatever the option files name), and with no
 /// server here the host's own findings with a note.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn check_host_alone_means_this_host() {
     let Some(server) = TestServer::start("max_connections = 61") else {
         return;

@@ -188,6 +188,10 @@ fn options(text: &str, group: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_host_name_account_keeps_skip_name_resolve_out_of_check_and_mt208_names_it() {
     let Some(server) = resolving_server() else {
         return;
@@ -231,6 +235,10 @@ fn a_host_name_account_keeps_skip_name_resolve_out_of_check_and_mt208_names_it()
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn only_ip_any_host_and_localhost_accounts_let_skip_name_resolve_in() {
     let Some(server) = resolving_server() else {
         return;
@@ -271,6 +279,10 @@ fn only_ip_any_host_and_localhost_accounts_let_skip_name_resolve_in() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_localhost_account_used_over_tcp_loopback_keeps_skip_name_resolve_out() {
     let Some(server) = resolving_server() else {
         return;
@@ -378,6 +390,10 @@ fn gen_cnf_without_a_server_writes_skip_name_resolve_commented_out() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn gen_cnf_from_server_names_the_host_name_account_and_writes_the_line_only_without_one() {
     let Some(server) = resolving_server() else {
         return;
@@ -412,6 +428,10 @@ fn gen_cnf_from_server_names_the_host_name_account_and_writes_the_line_only_with
 /// (its error log says so, and it no longer knows the account), and the
 /// `localhost` account that logged in over TCP 127.0.0.1 before is refused.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn the_uncommented_line_locks_out_host_name_and_tcp_localhost_accounts() {
     let Some(mut server) = resolving_server() else {
         return;
@@ -469,6 +489,10 @@ fn the_uncommented_line_locks_out_host_name_and_tcp_localhost_accounts() {
 /// (then not applicable: the global counters cannot tell which host
 /// failed), and MT204 names the cause.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn logins_refused_after_skip_name_resolve_are_not_blamed_on_max_connect_errors() {
     for ps in ["ON", "OFF"] {
         // The harness's base configuration has skip_name_resolve = ON.
@@ -525,6 +549,10 @@ fn logins_refused_after_skip_name_resolve_are_not_blamed_on_max_connect_errors()
 /// other accounts' connections) gets MT208 saying what it could not read,
 /// and no change.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn without_the_privileges_to_read_the_logins_skip_name_resolve_is_not_suggested() {
     let Some(server) = resolving_server() else {
         return;

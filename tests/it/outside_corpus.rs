@@ -502,6 +502,10 @@ fn source_of(id: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn lint_agrees_with_mariadbd_on_the_outside_corpus() {
     let suite = std::env::var_os("MYTUNE_MTR_DIR")
         .map(PathBuf::from)
@@ -600,6 +604,10 @@ fn a_suite_cnf_gives_one_file_per_server() {
 /// (encrypt_binlog) and a named key file (its existence is the host's, not
 /// the file's) stay below crit.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn encryption_with_a_key_plugin_that_cannot_initialize_is_refused_as_the_server_does() {
     let oracle = match Oracle::new() {
         Ok(o) => o,

@@ -137,6 +137,69 @@ fn tests_that_read_shared_are_ignored_exactly_when_it_is_absent() {
     assert!(marked >= 20, "{marked}");
 }
 
+/// Live tests that cannot run here show as ignored, with the package to
+/// install, instead of passing having done nothing: build.rs sets
+/// `cfg(mytune_no_mariadbd)` exactly when mariadbd is missing (never under
+/// `MYTUNE_REQUIRE_LIVE=1`), and every test that starts a throw-away server
+/// itself carries the marker.
+#[test]
+fn live_tests_are_ignored_exactly_when_mariadbd_is_absent() {
+    let required = std::env::var("MYTUNE_REQUIRE_LIVE").as_deref() == Ok("1");
+    let found = crate::support::mariadb::find_program(
+        "mariadbd",
+        &[
+            "/usr/sbin/mariadbd",
+            "/usr/libexec/mariadbd",
+            "/usr/bin/mariadbd",
+        ],
+    )
+    .is_some();
+    // Under MYTUNE_REQUIRE_LIVE=1 nothing is ignored: a missing mariadbd
+    // fails the tests that need it.
+    let expected = !found && !required;
+    assert_eq!(
+        cfg!(mytune_no_mariadbd),
+        expected,
+        "build.rs's probe and this one"
+    );
+    let marker = "#[cfg_attr(mytune_no_mariadbd, ignore = ";
+    let mut unmarked = Vec::new();
+    let mut marked = 0;
+    for e in std::fs::read_dir(root().join("tests/it")).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        // rustfmt breaks a long attribute over lines: read it as one.
+        let text = std::fs::read_to_string(&path).unwrap().replace(
+            "#[cfg_attr(\n    mytune_no_mariadbd,\n    ignore = ",
+            marker,
+        );
+        marked += text.matches(marker).count();
+        // Each test's attributes and the start of its body up to the next
+        // test: one that starts a server there must carry the marker.
+        for chunk in text.split("#[test]\n").skip(1) {
+            let body = chunk.split("\n}\n").next().unwrap_or(chunk);
+            let starts = body.contains("TestServer::") || body.contains("Oracle::new");
+            let ignored = body.lines().take(3).any(|l| l.starts_with("#[ignore"));
+            if starts && !ignored && !body.contains(marker) {
+                let name = body
+                    .split("fn ")
+                    .nth(1)
+                    .and_then(|r| r.split('(').next())
+                    .unwrap_or("?");
+                unmarked.push(format!("{}: {name}", path.display()));
+            }
+        }
+    }
+    assert!(
+        unmarked.is_empty(),
+        "unmarked live tests:\n{}",
+        unmarked.join("\n")
+    );
+    assert!(marked >= 80, "{marked}");
+}
+
 /// The README is for users: at most 300 lines, and its counts and lists are
 /// the tool's (it said 113, 100 and 106 rules while there were 114).
 #[test]

@@ -56,6 +56,10 @@ fn readme_grants() -> Vec<String> {
 /// says so with the grant that reads it, and no rule advises from it. The
 /// README's monitoring account reads everything: no MT016.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_a_process_only_account_leaves_the_data_size_unknown() {
     let Some(server) = TestServer::start("") else {
         return;

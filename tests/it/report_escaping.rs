@@ -140,6 +140,10 @@ fn lint_sarif_and_json_messages_carry_no_control_character_to_a_viewer() {
 /// `init_connect` holding HTML, a newline and an escape that differs from
 /// the option file (drift). Set on the throw-away server only.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn check_escapes_user_names_and_server_values_in_every_format() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;

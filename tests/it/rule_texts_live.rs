@@ -108,6 +108,10 @@ fn regression_51_mt411_recommends_the_products_own_default() {
 /// running server, where nothing shows a packet was ever refused, MT411 is
 /// silent (issue 51: no finding without evidence).
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_mt411_matches_the_real_mariadbd_default() {
     let Some(server) = TestServer::start("max_allowed_packet = 4M") else {
         return;
@@ -133,6 +137,10 @@ fn regression_51_mt411_matches_the_real_mariadbd_default() {
 /// accepts it, and a client that refuses is refused whatever the server
 /// says (its own setting, not the server's, guards it).
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_mt708_describes_the_servers_setting() {
     let Some(server) = TestServer::start("local_infile = ON") else {
         return;
@@ -182,6 +190,10 @@ fn regression_51_mt708_describes_the_servers_setting() {
 /// this report turns on (MT501); with the log off and left off it is
 /// silent. Slow_queries counts either way, so MT503 is not affected.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_mt502_only_with_the_slow_log_on() {
     let Some(server) = TestServer::start("slow_query_log = OFF\nlong_query_time = 10") else {
         return;
@@ -213,6 +225,10 @@ fn regression_51_mt502_only_with_the_slow_log_on() {
 /// mysqld_safe starts it, that is the log; under systemd it is the journal
 /// (here: the same log without the lines written to standard error).
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_mt012_cites_the_error_log_only_when_it_says_so() {
     let Some(server) = TestServer::start_with_nofile("open_files_limit = 5000", 1024) else {
         return;
@@ -255,6 +271,10 @@ fn regression_51_mt012_cites_the_error_log_only_when_it_says_so() {
 /// (though it asked for 25005), under 7000 it lowers the table cache to
 /// (7000 - 30 - 5000) / 2 = 985, and only then does MT206 speak.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn regression_51_mt206_waits_for_the_servers_own_lowering() {
     let cnf = "max_connections = 5000\ntable_open_cache = 1024";
     let Some(roomy) = TestServer::start_with_nofile(cnf, 20000) else {

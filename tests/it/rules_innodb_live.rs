@@ -17,6 +17,10 @@ use mytune::units;
 use mariadb::TestServer;
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn default_mariadb_pool_is_sized_for_its_data_and_the_redo_log_for_that_pool() {
     // The helper's base file shrinks both for speed; put the defaults back.
     let Some(server) =
@@ -106,6 +110,10 @@ fn open_flags(pid: u32, file_suffix: &str) -> u32 {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn mariadb_o_dsync_opens_data_files_unbuffered_so_mt121_stays_silent() {
     let Some(server) = TestServer::start("innodb_flush_method = O_DSYNC") else {
         return;

@@ -1137,6 +1137,10 @@ fn seed_003_option_file_text_end_to_end() {
 /// read-only collection over its socket) has anonymous accounts, and the
 /// rules say so from the real account audit.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn live_fresh_mariadb_reports_its_anonymous_accounts() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;

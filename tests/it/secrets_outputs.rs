@@ -238,6 +238,10 @@ fn lint_baseline_holds_no_secret_nor_a_hash_of_one() {
 /// `check` and `collect` on a server whose option file holds credentials:
 /// the running values are not stored, and the file's lines are not quoted.
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn check_and_collect_show_no_secret_of_the_server_or_its_file() {
     let cnf =
         "report_password = S3cretOld\nreport_password = S3cretG\nwsrep_sst_auth = root:S3cretH\n";

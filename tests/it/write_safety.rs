@@ -459,6 +459,10 @@ fn check_o_follows_a_symlink_and_keeps_the_target_mode() {
 }
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn collect_o_follows_a_symlink_and_creates_its_target_0600() {
     let Some(server) = mariadb::TestServer::start("") else {
         return;
@@ -618,6 +622,10 @@ fn a_link_another_user_planted_in_a_sticky_directory_is_not_followed() {
 // ---- the server reads what gen-cnf wrote ---------------------------------
 
 #[test]
+#[cfg_attr(
+    mytune_no_mariadbd,
+    ignore = "needs mariadbd (apt-get install mariadb-server)"
+)]
 fn a_server_running_as_mysql_reads_the_file_gen_cnf_o_wrote_through_includedir() {
     if mysql_user_as_root("a server running as mysql").is_none() {
         return;
