@@ -10,8 +10,6 @@ use mytune::collect::{self, HostMode, ServerOptions};
 use mytune::facts::Facts;
 use mytune::generate;
 use mytune::generate::cnf::Origin;
-use mytune::rules::expr::value::text_to_bool;
-use mytune::rules::profile::Observability;
 
 use super::gen_args::Resolved;
 use crate::cli::generate::{GenCnfArgs, Refused};
@@ -22,26 +20,6 @@ pub const DROP_IN_HEADER: [&str; 2] = [
     "Install as a drop-in that is read after the distribution's files, e.g. /etc/mysql/mariadb.conf.d/99-mytune.cnf (Debian/Ubuntu MariaDB), /etc/mysql/mysql.conf.d/99-mytune.cnf (Debian/Ubuntu MySQL) or /etc/my.cnf.d/99-mytune.cnf (RHEL, Fedora, SUSE); a later file wins for each option.",
     "It holds no paths (datadir, socket, pid or log files): do not use it as the whole my.cnf.",
 ];
-
-/// Where the default profile leaves the slow log off, the header says so
-/// and how to have it: the one observability line a DBA would otherwise look
-/// for. The cost and the figures are MT501's, not repeated here.
-pub const NO_SLOW_LOG_HEADER: &str = "Observability standard adds no slow query log: it costs CPU with server-side prepared statements (mytune explain MT501 gives the trade). Turn it on for a diagnosis with SET GLOBAL slow_query_log = ON, or write it with --observability full.";
-
-/// The file leaves the slow log off under the default profile: no rule set
-/// it, and the live server (with --from-server) does not have it on.
-fn leaves_slow_log_off(resolved: &Resolved) -> bool {
-    let live_on = resolved
-        .facts
-        .server
-        .as_ref()
-        .and_then(|s| s.variables.get("slow_query_log"))
-        .and_then(|v| text_to_bool(v))
-        .unwrap_or(false);
-    resolved.profile.observability == Observability::Standard
-        && resolved.plan.get("slow_query_log").is_none()
-        && !live_on
-}
 
 pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     let live = if args.from_server {
@@ -82,9 +60,6 @@ pub fn run(args: &GenCnfArgs) -> anyhow::Result<ExitCode> {
     };
     let mut header = resolved.header.clone();
     header.extend(DROP_IN_HEADER.iter().map(|l| l.to_string()));
-    if leaves_slow_log_off(&resolved) {
-        header.push(NO_SLOW_LOG_HEADER.to_string());
-    }
     for w in resolved.plan.shortfalls_of_os(false) {
         mytune::stderr_line!("mytune gen-cnf: warning: {w}");
         header.push(format!("Warning: {w}."));

@@ -161,8 +161,11 @@ fn from_server_starts_from_the_live_values() {
     // Only what a rule recommends: the live div_precision_increment stays
     // out, and every option line has a rule's comment above it.
     assert!(!text.contains("div_precision_increment"), "{text}");
-    // The slow log is off on this server and stays off: the header says so.
-    assert!(text.contains("adds no slow query log"), "{text}");
+    // The slow log is off on this new server and stays off; too few
+    // statements ran to tell whether prepared ones are common, so the
+    // header has no note about it either (MT507 speaks from counters, or
+    // for a described host that has none).
+    assert!(!text.contains("leaves the slow query log off"), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     for (i, l) in lines.iter().enumerate() {
         if l.contains(" = ") && !l.starts_with('#') {
@@ -190,7 +193,7 @@ fn from_server_with_the_slow_log_on_gets_no_slow_log_note() {
     };
     let text = gen_cnf_from(&server);
     assert!(text.contains("Starting from the live values"), "{text}");
-    assert!(!text.contains("adds no slow query log"), "{text}");
+    assert!(!text.contains("leaves the slow query log off"), "{text}");
     assert!(
         !text.lines().any(|l| l.starts_with("slow_query_log")),
         "{text}"

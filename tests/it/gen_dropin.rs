@@ -65,7 +65,7 @@ fn gen_cnf_header_says_the_default_leaves_the_slow_log_off() {
     let standard = run(&[]);
     let header = header_of(&standard);
     for needle in [
-        "adds no slow query log",
+        "leaves the slow query log off",
         "SET GLOBAL slow_query_log = ON",
         "--observability full",
         "mytune explain MT501",
@@ -81,7 +81,7 @@ fn gen_cnf_header_says_the_default_leaves_the_slow_log_off() {
     );
     let full = run(&["--observability", "full"]);
     assert!(
-        !header_of(&full).contains("adds no slow query log"),
+        !header_of(&full).contains("leaves the slow query log off"),
         "{full}"
     );
     assert!(full.lines().any(|l| l == "slow_query_log = ON"), "{full}");
