@@ -25,7 +25,10 @@ pub use out::emit;
 /// line and yields exit code 2.
 pub fn load_rules(dir: Option<&Path>) -> Result<RuleSet, ExitCode> {
     RuleSet::load(dir).map_err(|e| {
-        mytune::stderr_line!("{e}");
+        // One line per error: a file with several reports them all.
+        for line in e.to_string().lines() {
+            mytune::stderr_line!("{line}");
+        }
         ExitCode::from(2)
     })
 }

@@ -114,6 +114,36 @@ fn broken_rule_file_exits_2_with_one_located_line() {
     }
 }
 
+/// A file with several broken rules reports every one, each on its own
+/// located line (cargo-deny's model), not the first alone.
+#[test]
+fn every_broken_rule_of_a_file_is_reported_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.toml");
+    std::fs::write(
+        &path,
+        "[[rule]]\ncode = \"MT9999\"\nname = \"a\"\nfamily = \"compat\"\nseverity = \"info\"\n\
+         when = \"true\"\nmessage = \"m\"\nrationale = \"r\"\n\n\
+         [[rule]]\ncode = \"MT998\"\nname = \"b\"\nfamily = \"compat\"\nseverity = \"bogus\"\n\
+         when = \"true\"\nmessage = \"m\"\nrationale = \"r\"\n",
+    )
+    .unwrap();
+    let o = mytune(&["rules", "--rules", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    let at = path.display().to_string();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(&format!("{at}:2:8: 'MT9999' is not a rule code")),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{at}:14:12: unknown severity 'bogus'")),
+        "{err}"
+    );
+}
+
 /// Each kind of broken rule file, through the binary: exit code 2 and one
 /// `file:line:col: message` line on stderr.
 #[test]
