@@ -9,6 +9,7 @@ use anyhow::bail;
 
 use mytune::collect::{HostDescription, HostPaths};
 use mytune::facts::Facts;
+use mytune::generate::plan::ExpectedMemory;
 use mytune::generate::{self, Plan};
 use mytune::rules::{Profile, RuleSet};
 use mytune::target::Target;
@@ -126,9 +127,8 @@ impl GenArgs {
                 ));
             }
             header.push(format!("{line}."));
-            if let Some((expected, peak, session)) = plan.expected_memory(&rules, &facts, &profile)
-            {
-                header.push(memory_line(expected, peak, session, plan.target));
+            if let Some(m) = plan.expected_memory(&rules, &facts, &profile) {
+                header.push(memory_line(&m));
             }
         }
         if let Some(s) = &facts.server {
@@ -151,21 +151,24 @@ impl GenArgs {
 
 /// The header's memory line: the model's expected case for the plan, and
 /// what of a connection's memory is counted and what is only assumed.
-fn memory_line(expected: f64, peak: f64, session: f64, target: Target) -> String {
+fn memory_line(m: &ExpectedMemory) -> String {
     let size = |b: f64| mytune::units::human_size(b.max(0.0) as u64);
-    let basis = if target.flavor == mytune::target::Flavor::Mariadb {
-        "at least what an idle connection holds (MariaDB 10.11 measured about 62 KiB resident, \
-         48 KiB with the thread pool)"
-    } else {
-        "an assumption for this flavor: the resident memory of a connection was measured on \
-         MariaDB 10.11 only"
+    let basis = match m.idle_measured {
+        Some(idle) => format!(
+            "at least what an idle connection was measured to hold resident on MariaDB 10.11 \
+             ({})",
+            size(idle)
+        ),
+        None => "an assumption for this flavor: the resident memory of a connection was \
+                 measured on MariaDB 10.11 only"
+            .to_string(),
     };
     format!(
         "Memory: {} expected at {} connections, each counted at {} from its buffers (network, \
          prealloc, binary log cache, thread stack), {basis}; performance_schema comes on top.",
-        size(expected),
-        peak.round() as u64,
-        size(session)
+        size(m.bytes),
+        m.connections.round() as u64,
+        size(m.per_connection)
     )
 }
 

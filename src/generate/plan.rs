@@ -145,16 +145,16 @@ impl Plan {
             .collect()
     }
 
-    /// The memory model's expected case as this plan leaves the server:
-    /// `(expected bytes, connections counted, bytes per connection)`, from
-    /// the rules' own `model.expected`, `model.peak` and `model.session`, so
-    /// a generated file's header and `check` of that file say the same.
+    /// The memory model's expected case as this plan leaves the server,
+    /// from the rules' own `model.expected`, `model.peak`, `model.session`
+    /// and `model.idle_measured`, so a generated file's header and `check`
+    /// of that file say the same.
     pub fn expected_memory(
         &self,
         rules: &RuleSet,
         facts: &Facts,
         profile: &Profile,
-    ) -> Option<(f64, f64, f64)> {
+    ) -> Option<ExpectedMemory> {
         let mut planned = facts.clone();
         for s in self.settings.values() {
             apply(&mut planned, &s.name, &s.value);
@@ -164,11 +164,14 @@ impl Plan {
         let input = EvalInput::new(&planned, profile)
             .with_target(self.target)
             .with_defaults(&defaults);
-        Some((
-            rules.model_number("expected", &input)?,
-            rules.model_number("peak", &input)?,
-            rules.model_number("session", &input)?,
-        ))
+        Some(ExpectedMemory {
+            bytes: rules.model_number("expected", &input)?,
+            connections: rules.model_number("peak", &input)?,
+            per_connection: rules.model_number("session", &input)?,
+            idle_measured: rules
+                .model_number("idle_measured", &input)
+                .filter(|b| *b >= 0.0),
+        })
     }
 
     fn shortfall_findings(&self) -> impl Iterator<Item = &crate::rules::Finding> {
@@ -176,6 +179,20 @@ impl Plan {
             .iter()
             .filter(|f| f.severity >= crate::rules::Severity::Warn)
     }
+}
+
+/// The memory model's expected case for a plan ([`Plan::expected_memory`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExpectedMemory {
+    /// Bytes the server is expected to hold at its peak.
+    pub bytes: f64,
+    /// The connections counted (the peak).
+    pub connections: f64,
+    /// What each connection is counted at, from its buffers.
+    pub per_connection: f64,
+    /// What an idle connection was measured to hold resident on this
+    /// flavor (`None`: not measured for it).
+    pub idle_measured: Option<f64>,
 }
 
 /// Evaluate `rules` on `facts` for `target` until the recommendations stop

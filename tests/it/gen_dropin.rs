@@ -194,3 +194,34 @@ fn gen_limits_still_writes_files_and_steps_when_a_rule_recommends_one() {
     assert!(out.contains("# ==> apply <=="), "{out}");
     assert!(out.contains("systemctl restart mysql.service"), "{out}");
 }
+
+/// The Memory line's measured idle-connection figure comes from the memory
+/// model (`model.idle_measured`): MariaDB's with one thread per connection,
+/// the thread pool's where the plan turns it on, and none for a flavor it
+/// was not measured on.
+#[test]
+fn the_memory_line_takes_the_measured_idle_connection_from_the_model() {
+    let memory_line = |extra: &[&str]| {
+        let mut args = vec!["gen-cnf", "--memory", "4G", "--cpus", "2"];
+        args.extend(extra);
+        let o = mytune(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        header_of(&stdout(&o))
+            .split("Memory: ")
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let one_thread = memory_line(&["--target", "mariadb-10.11"]);
+    assert!(
+        one_thread.contains("resident on MariaDB 10.11 (62K)"),
+        "{one_thread}"
+    );
+    let pooled = memory_line(&["--target", "mariadb-10.11", "--connections", "2000"]);
+    assert!(
+        pooled.contains("resident on MariaDB 10.11 (48K)"),
+        "{pooled}"
+    );
+    let mysql = memory_line(&["--target", "mysql-8.0"]);
+    assert!(mysql.contains("an assumption for this flavor"), "{mysql}");
+}
