@@ -597,8 +597,8 @@ enum SysRef {
 }
 
 /// The sysctl keys and process limits a rule reads, in the order it reads
-/// them. Limits are recognised by the name of the `host.` fact (`nofile`,
-/// `nproc` in it).
+/// them. A `host.` fact that is a process limit says which (its row of the
+/// fact table).
 fn system_refs(rule: &Rule) -> Vec<SysRef> {
     fn walk(e: &Expr, out: &mut Vec<SysRef>) {
         match &e.kind {
@@ -608,10 +608,14 @@ fn system_refs(rule: &Rule) -> Vec<SysRef> {
                 }
             }
             ExprKind::Fact(r) if r.ns == Namespace::Host => {
-                if r.name.contains("nofile") {
-                    out.push(SysRef::Limit(Item::Nofile));
-                } else if r.name.contains("nproc") {
-                    out.push(SysRef::Limit(Item::Nproc));
+                let limit = crate::rules::fact_table::HOST_FACTS
+                    .iter()
+                    .find(|d| d.name == r.name)
+                    .and_then(|d| d.limit);
+                match limit {
+                    Some("nofile") => out.push(SysRef::Limit(Item::Nofile)),
+                    Some("nproc") => out.push(SysRef::Limit(Item::Nproc)),
+                    _ => {}
                 }
             }
             ExprKind::List(items) | ExprKind::Call(_, items) => {

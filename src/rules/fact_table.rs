@@ -16,6 +16,9 @@ pub struct FactDef {
     pub values: &'static [&'static str],
     /// What it means, for the rule reference.
     pub doc: &'static str,
+    /// The process limit it reports (`nofile`, `nproc`: a limits.conf
+    /// item), so a rule reading it is judged against limits files too.
+    pub limit: Option<&'static str>,
 }
 
 const fn fact(name: &'static str, ty: Type, doc: &'static str) -> FactDef {
@@ -24,6 +27,18 @@ const fn fact(name: &'static str, ty: Type, doc: &'static str) -> FactDef {
         ty,
         values: &[],
         doc,
+        limit: None,
+    }
+}
+
+/// A process limit of the server, named by its limits.conf item.
+const fn limit(name: &'static str, item: &'static str, doc: &'static str) -> FactDef {
+    FactDef {
+        name,
+        ty: Type::Num,
+        values: &[],
+        doc,
+        limit: Some(item),
     }
 }
 
@@ -33,6 +48,7 @@ const fn one_of(name: &'static str, values: &'static [&'static str], doc: &'stat
         ty: Type::Str,
         values,
         doc,
+        limit: None,
     }
 }
 
@@ -78,20 +94,20 @@ pub const HOST_FACTS: &[FactDef] = &[
         Type::Str,
         "the I/O scheduler of the datadir's disk",
     ),
-    fact(
+    limit(
         "server_nofile",
-        Type::Num,
+        "nofile",
         "soft open-files limit of the running server process, else the systemd unit's \
          `LimitNOFILE`; unlimited is 2^64 - 1",
     ),
-    fact(
+    limit(
         "server_nofile_hard",
-        Type::Num,
+        "nofile",
         "hard open-files limit of the running server process",
     ),
-    fact(
+    limit(
         "server_nproc",
-        Type::Num,
+        "nproc",
         "soft process limit of the running server process",
     ),
 ];

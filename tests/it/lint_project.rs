@@ -205,3 +205,30 @@ fn missing_path_is_exit_2() {
     let o = mytune(&["lint", "tests/fixtures/lint/nope"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A rule that reads a process limit (MT801 reads `host.server_nofile`,
+/// a limit by its row of the fact table) is located on the limits file
+/// line that sets it.
+#[test]
+fn a_limit_rule_is_located_on_the_limits_file_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("limits.d")).unwrap();
+    std::fs::write(
+        dir.path().join("my.cnf"),
+        "[mysqld]\nmax_connections = 5000\ntable_open_cache = 4000\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("limits.d/90-mysql.conf"),
+        "mysql soft nofile 1024\nmysql hard nofile 1024\n",
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = mytune(&["lint", "--target", "mariadb-10.11", "--format", "json", d]);
+    let f = findings(&o);
+    assert!(
+        f.iter()
+            .any(|(l, c, _)| c == "MT801" && l.ends_with("90-mysql.conf:1")),
+        "{f:?}"
+    );
+}
