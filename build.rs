@@ -54,6 +54,52 @@ fn main() {
     println!("cargo:rustc-env=MYTUNE_VERSION={full}");
     shared_beside();
     live_programs();
+    catalog_series();
+}
+
+/// The variable catalogs: every `data/catalog/FLAVOR-MAJOR.MINOR.tsv` is a
+/// series, so adding one is adding its file (and its row of
+/// `data/catalog-sources.tsv`, which a test checks). Writes
+/// `$OUT_DIR/catalog_series.rs`, the `SERIES` table `catalog` includes. A
+/// file of a flavor the code does not know fails the build naming it.
+fn catalog_series() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let dir = manifest.join("data/catalog");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut series: Vec<(String, u32, u32, String)> = Vec::new();
+    for e in std::fs::read_dir(&dir).expect("data/catalog is part of the source") {
+        let name = e.expect("a readable entry").file_name();
+        let name = name.to_string_lossy().to_string();
+        let Some(stem) = name.strip_suffix(".tsv") else {
+            continue;
+        };
+        // `mariadb-10.11-server.tsv`, `-plugins.tsv`: a probe's data, not a series.
+        let Some((flavor, version)) = stem.split_once('-') else {
+            continue;
+        };
+        let Some((major, minor)) = version.split_once('.') else {
+            continue;
+        };
+        let (Ok(major), Ok(minor)) = (major.parse::<u32>(), minor.parse::<u32>()) else {
+            continue;
+        };
+        series.push((flavor.to_string(), major, minor, name));
+    }
+    series.sort();
+    let mut out = format!("const SERIES_COUNT: usize = {};\n\n", series.len());
+    out.push_str("const SERIES: [Series; SERIES_COUNT] = [\n");
+    for (flavor, major, minor, file) in &series {
+        let variant: String = flavor[..1].to_ascii_uppercase() + &flavor[1..];
+        out.push_str(&format!(
+            "    Series {{ flavor: Flavor::{variant}, major: {major}, minor: {minor}, file: {file:?}, \
+             data: include_str!({:?}) }},\n",
+            dir.join(file).display().to_string()
+        ));
+    }
+    out.push_str("];\n");
+    let dest =
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("catalog_series.rs");
+    std::fs::write(dest, out).expect("OUT_DIR is writable");
 }
 
 /// The programs live tests need: (cfg, program names, where else to look).

@@ -95,94 +95,9 @@ struct Series {
     data: &'static str,
 }
 
-const SERIES_COUNT: usize = 12;
-
-const SERIES: [Series; SERIES_COUNT] = [
-    Series {
-        flavor: Flavor::Mysql,
-        major: 5,
-        minor: 7,
-        file: "mysql-5.7.tsv",
-        data: include_str!("../../data/catalog/mysql-5.7.tsv"),
-    },
-    Series {
-        flavor: Flavor::Mysql,
-        major: 8,
-        minor: 0,
-        file: "mysql-8.0.tsv",
-        data: include_str!("../../data/catalog/mysql-8.0.tsv"),
-    },
-    Series {
-        flavor: Flavor::Mysql,
-        major: 8,
-        minor: 4,
-        file: "mysql-8.4.tsv",
-        data: include_str!("../../data/catalog/mysql-8.4.tsv"),
-    },
-    Series {
-        flavor: Flavor::Mariadb,
-        major: 10,
-        minor: 6,
-        file: "mariadb-10.6.tsv",
-        data: include_str!("../../data/catalog/mariadb-10.6.tsv"),
-    },
-    Series {
-        flavor: Flavor::Mariadb,
-        major: 10,
-        minor: 11,
-        file: "mariadb-10.11.tsv",
-        data: include_str!("../../data/catalog/mariadb-10.11.tsv"),
-    },
-    Series {
-        flavor: Flavor::Mariadb,
-        major: 11,
-        minor: 4,
-        file: "mariadb-11.4.tsv",
-        data: include_str!("../../data/catalog/mariadb-11.4.tsv"),
-    },
-    Series {
-        flavor: Flavor::Percona,
-        major: 5,
-        minor: 7,
-        file: "percona-5.7.tsv",
-        data: include_str!("../../data/catalog/percona-5.7.tsv"),
-    },
-    Series {
-        flavor: Flavor::Percona,
-        major: 8,
-        minor: 0,
-        file: "percona-8.0.tsv",
-        data: include_str!("../../data/catalog/percona-8.0.tsv"),
-    },
-    Series {
-        flavor: Flavor::Percona,
-        major: 8,
-        minor: 4,
-        file: "percona-8.4.tsv",
-        data: include_str!("../../data/catalog/percona-8.4.tsv"),
-    },
-    Series {
-        flavor: Flavor::Pxc,
-        major: 5,
-        minor: 7,
-        file: "pxc-5.7.tsv",
-        data: include_str!("../../data/catalog/pxc-5.7.tsv"),
-    },
-    Series {
-        flavor: Flavor::Pxc,
-        major: 8,
-        minor: 0,
-        file: "pxc-8.0.tsv",
-        data: include_str!("../../data/catalog/pxc-8.0.tsv"),
-    },
-    Series {
-        flavor: Flavor::Pxc,
-        major: 8,
-        minor: 4,
-        file: "pxc-8.4.tsv",
-        data: include_str!("../../data/catalog/pxc-8.4.tsv"),
-    },
-];
+// `SERIES`: one row per `data/catalog/FLAVOR-MAJOR.MINOR.tsv`, written by
+// build.rs from the files there (a new series is its file).
+include!(concat!(env!("OUT_DIR"), "/catalog_series.rs"));
 
 const MARIADB_PLUGINS_FILE: &str = "mariadb-10.11-plugins.tsv";
 const MARIADB_PLUGINS: &str = include_str!("../../data/catalog/mariadb-10.11-plugins.tsv");
@@ -375,9 +290,17 @@ impl Catalog {
         self.get(name)?.plugin.as_deref()
     }
 
-    /// The series that have a catalog.
+    /// The series that have a catalog, in the flavor table's order, oldest
+    /// first.
     pub fn supported() -> Vec<Target> {
-        SERIES.iter().map(Series::target).collect()
+        let mut all: Vec<Target> = SERIES.iter().map(Series::target).collect();
+        all.sort_by_key(|t| {
+            let rank = crate::target::TRAITS
+                .iter()
+                .position(|r| r.flavor == t.flavor);
+            (rank, t.version)
+        });
+        all
     }
 
     /// The data file's header: where the data came from and what was derived.
