@@ -163,17 +163,14 @@ pub struct ExplainArgs {
     pub format: ExplainFormat,
 }
 
-/// Output format of findings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    Text,
-    Json,
-    /// SARIF 2.1.0, for code-scanning upload.
-    Sarif,
-    /// GitHub Actions workflow-command annotations.
-    Github,
-    /// A Markdown table (pull-request comments, job summaries).
-    Markdown,
+/// `lint --format`: the names of the library's format table, each with its
+/// help.
+fn lint_format_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        mytune::report::lint_formats::LINT_FORMATS
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name).help(f.help)),
+    )
 }
 
 #[derive(Debug, Args)]
@@ -194,8 +191,8 @@ pub struct LintArgs {
     )]
     pub target: Option<Target>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, default_value = "text", value_parser = lint_format_parser())]
+    pub format: String,
     /// Exit 1 when a finding at or above this severity exists.
     #[arg(long, value_name = "SEVERITY", default_value = "warn", value_parser = severity_parser())]
     pub fail_on: Severity,

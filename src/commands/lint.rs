@@ -7,36 +7,10 @@ use mytune::atomic::{self, Backup, Perms};
 use mytune::lint::baseline::{self, Baseline};
 use mytune::lint::baseline_dest;
 use mytune::lint::{BaselineChoice, LintOptions, apply, config, lint_files, walk};
-use mytune::report::{self, json::Report};
+use mytune::report::lint_formats::{self, LintView};
 use mytune::target::Target;
 
-use crate::cli::{LintArgs, OutputFormat};
-
-/// lint's JSON report: the common envelope plus where the target came from.
-#[derive(serde::Serialize)]
-struct LintJson<'a> {
-    #[serde(flatten)]
-    report: Report<'a>,
-    /// `--target`, a mytune.toml's path, `the server installed on this host`
-    /// or `default` (comma-separated like `target` when files have several).
-    target_origin: String,
-}
-
-/// The text report's first line: the target(s) and where each came from.
-fn target_line(targets: &[Target], origins: &[String]) -> String {
-    let list = targets
-        .iter()
-        .zip(origins)
-        .map(|(t, o)| format!("{t} ({o})"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let noun = if targets.len() == 1 {
-        "target"
-    } else {
-        "targets"
-    };
-    format!("mytune lint: {noun} {list}")
-}
+use crate::cli::LintArgs;
 
 pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
     let rules = match super::load_rules(args.rules.dir.as_deref()) {
@@ -228,7 +202,9 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         // Not one file could be read: the errors above are the whole answer.
         return Ok(ExitCode::from(2));
     }
-    let human = matches!(args.format, OutputFormat::Text | OutputFormat::Markdown);
+    let format = lint_formats::by_name(&args.format)
+        .ok_or_else(|| anyhow::anyhow!("--format {}: no such format", args.format))?;
+    let human = format.human;
     if errors > 0 && findings.is_empty() && human {
         // "No problems found" would read as a clean bill for what was not checked.
         eprintln!(
@@ -236,32 +212,18 @@ pub fn run(args: &LintArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let origins = outcome.target_origins.join(", ");
-    let text = match args.format {
-        OutputFormat::Text => format!(
-            "{}\n{}",
-            target_line(&outcome.targets, &outcome.target_origins),
-            report::text::findings_to_width(findings, &what, terminal_width())
-        ),
-        OutputFormat::Json => {
-            let inputs = outcome
-                .files
-                .iter()
-                .map(|(p, _)| p.display().to_string())
-                .collect();
-            let report = LintJson {
-                report: Report::new("lint", targets, inputs, findings),
-                target_origin: origins,
-            };
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&report).expect("reports always serialize")
-            )
-        }
-        OutputFormat::Sarif => report::sarif::render(findings),
-        OutputFormat::Github => report::github::render(findings),
-        OutputFormat::Markdown => report::markdown::render(findings, &what),
-    };
+    let text = (format.render)(&LintView {
+        findings,
+        what: &what,
+        inputs: outcome
+            .files
+            .iter()
+            .map(|(p, _)| p.display().to_string())
+            .collect(),
+        targets: &outcome.targets,
+        target_origins: &outcome.target_origins,
+        width: terminal_width(),
+    });
     super::emit(&text)?;
     Ok(if failed {
         ExitCode::from(2)

@@ -10,6 +10,7 @@ pub mod fleet_openmetrics;
 pub mod fleet_text;
 pub mod github;
 pub mod json;
+pub mod lint_formats;
 pub mod markdown;
 pub mod safe;
 pub mod sarif;
