@@ -508,7 +508,7 @@ fn load_source(
             seen.insert(raw.code.get_ref().clone(), code_loc);
             match build_rule(idx, start, raw, file_family, builtin, model) {
                 Ok(rule) => out.push(rule),
-                Err(e) => errors.push(e),
+                Err(e) => errors.extend(e),
             }
         }
     }
@@ -599,14 +599,25 @@ fn compile(
     ))
 }
 
-fn build_rule(
+/// A rule's head: who it is and how it is labelled, each part checked on
+/// its own so a rule with several mistakes reports each.
+struct Head {
+    code: Code,
+    family: Family,
+    severity: Severity,
+    confidence: Confidence,
+    tags: Vec<String>,
+    applies: Applies,
+}
+
+/// The code, family and name of a rule, consistent with each other and,
+/// for a built-in rule, with its file.
+fn identity(
     idx: &LineIndex,
-    start: usize,
     raw: &RawRule,
     file_family: Option<Family>,
     builtin: bool,
-    model: &Model,
-) -> Result<Rule, RuleError> {
+) -> Result<(Code, Family), RuleError> {
     let code = raw.code.get_ref().clone();
     let code_ok = code.len() == 5
         && code.starts_with("MT")
@@ -652,6 +663,14 @@ fn build_rule(
             ),
         ));
     }
+    Ok((code, family))
+}
+
+/// Severity, confidence and tags.
+fn labels(
+    idx: &LineIndex,
+    raw: &RawRule,
+) -> Result<(Severity, Confidence, Vec<String>), RuleError> {
     let severity: Severity = parse_field(idx, &raw.severity)?;
     let confidence: Confidence = match &raw.confidence {
         Some(c) => parse_field(idx, c)?,
@@ -667,7 +686,12 @@ fn build_rule(
         }
         tags.push(t.get_ref().clone());
     }
-    let applies = match &raw.applies {
+    Ok((severity, confidence, tags))
+}
+
+/// Which flavors and versions the rule applies to.
+fn applies(idx: &LineIndex, raw: &RawRule) -> Result<Applies, RuleError> {
+    Ok(match &raw.applies {
         None => Applies::default(),
         Some(table) => {
             let mut a = Applies::none();
@@ -692,8 +716,49 @@ fn build_rule(
             }
             a
         }
-    };
+    })
+}
 
+/// Build a rule, reporting every mistake of its head (identity, labels,
+/// applies) and the first of its expressions and sources, not only the
+/// first of all.
+fn build_rule(
+    idx: &LineIndex,
+    start: usize,
+    raw: &RawRule,
+    file_family: Option<Family>,
+    builtin: bool,
+    model: &Model,
+) -> Result<Rule, Vec<RuleError>> {
+    let mut errors = Vec::new();
+    let identity = identity(idx, raw, file_family, builtin).map_err(|e| errors.push(e));
+    let labels = labels(idx, raw).map_err(|e| errors.push(e));
+    let applies = applies(idx, raw).map_err(|e| errors.push(e));
+    let body = build_body(idx, start, raw, model).map_err(|e| errors.push(e));
+    match (identity, labels, applies, body) {
+        (Ok((code, family)), Ok((severity, confidence, tags)), Ok(applies), Ok(body)) => {
+            Ok(body(Head {
+                code,
+                family,
+                severity,
+                confidence,
+                tags,
+                applies,
+            }))
+        }
+        _ => Err(errors),
+    }
+}
+
+/// The rest of a rule: its expressions (lets, condition, recommendations,
+/// message) with the model expanded, its rationale and sources. Returns the
+/// rule once its head is known.
+fn build_body(
+    idx: &LineIndex,
+    start: usize,
+    raw: &RawRule,
+    model: &Model,
+) -> Result<impl FnOnce(Head) -> Rule, RuleError> {
     // let: facts only, no let-to-let references.
     let mut lets = Vec::new();
     let mut let_types = BTreeMap::new();
@@ -849,7 +914,10 @@ fn build_rule(
     if raw.sources.is_empty() {
         return Err(idx.err(
             raw.code.span().start,
-            format!("rule {code} has no sources (add an article section or a manual page)"),
+            format!(
+                "rule {} has no sources (add an article section or a manual page)",
+                raw.code.get_ref()
+            ),
         ));
     }
     let mut sources = Vec::new();
@@ -951,14 +1019,17 @@ fn build_rule(
             .for_each(|e| e.for_each_fact(&mut note));
     });
 
-    Ok(Rule {
-        code,
-        name: raw.name.get_ref().clone(),
-        family,
-        severity,
-        confidence,
-        tags,
-        applies,
+    let name = raw.name.get_ref().clone();
+    let rationale = raw.rationale.get_ref().trim().to_string();
+    let origin = idx.at(start);
+    Ok(move |h: Head| Rule {
+        code: h.code,
+        name,
+        family: h.family,
+        severity: h.severity,
+        confidence: h.confidence,
+        tags: h.tags,
+        applies: h.applies,
         lets,
         models,
         when,
@@ -966,10 +1037,10 @@ fn build_rule(
         format,
         recommend,
         message,
-        rationale: raw.rationale.get_ref().trim().to_string(),
+        rationale,
         sources,
         reads_status,
-        origin: idx.at(start),
+        origin,
     })
 }
 

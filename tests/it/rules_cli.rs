@@ -114,8 +114,9 @@ fn broken_rule_file_exits_2_with_one_located_line() {
     }
 }
 
-/// A file with several broken rules reports every one, each on its own
-/// located line (cargo-deny's model), not the first alone.
+/// A file with several broken rules reports every one, and each rule every
+/// mistake of its head (code, labels, applies) with the first of its body,
+/// each on its own located line (cargo-deny's model).
 #[test]
 fn every_broken_rule_of_a_file_is_reported_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -133,15 +134,18 @@ fn every_broken_rule_of_a_file_is_reported_at_once() {
     let err = stderr(&o);
     let lines: Vec<&str> = err.lines().collect();
     let at = path.display().to_string();
-    assert_eq!(lines.len(), 2, "{err}");
-    assert!(
-        lines[0].starts_with(&format!("{at}:2:8: 'MT9999' is not a rule code")),
-        "{err}"
-    );
-    assert!(
-        lines[1].starts_with(&format!("{at}:14:12: unknown severity 'bogus'")),
-        "{err}"
-    );
+    // Every mistake of each rule: the first rule's code and its missing
+    // sources, the second's severity and its missing sources.
+    let expected = [
+        "2:8: 'MT9999' is not a rule code",
+        "2:8: rule MT9999 has no sources",
+        "14:12: unknown severity 'bogus'",
+        "11:8: rule MT998 has no sources",
+    ];
+    assert_eq!(lines.len(), expected.len(), "{err}");
+    for (line, want) in lines.iter().zip(expected) {
+        assert!(line.starts_with(&format!("{at}:{want}")), "{err}");
+    }
 }
 
 /// Each kind of broken rule file, through the binary: exit code 2 and one

@@ -112,9 +112,12 @@ fn every_broken_rule_of_a_file_is_reported_at_once() {
     );
     let e = error(&[("mine.toml", &text)]);
     let lines: Vec<&str> = e.lines().collect();
-    assert_eq!(lines.len(), 2, "{e}");
+    // The first rule's expression; the third's code outside the memory
+    // range and its expression, both.
+    assert_eq!(lines.len(), 3, "{e}");
     assert!(lines.iter().all(|l| l.starts_with("DIR/mine.toml:")), "{e}");
     assert!(lines[0].contains("no_such_fact"), "{e}");
+    assert!(lines[1].contains("outside the memory range"), "{e}");
 }
 
 #[test]
