@@ -50,16 +50,8 @@ pub struct CheckArgs {
     /// twice is checked once.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "config", "host", "socket", "protocol"])]
     pub inventory: Vec<PathBuf>,
-    /// With --inventory: check only the hosts of this Ansible group (directly or through its
-    /// child groups); repeat for several. A group no host is in is an error.
-    #[arg(long, value_name = "GROUP", requires = "inventory")]
-    pub group: Vec<String>,
-    /// With --inventory: how many servers are checked at once (about 0.5 MiB of memory each).
-    /// Each has its own deadline (--connect-timeout, --read-timeout for each reply, --timeout for
-    /// the whole server), so a silent server never holds the others.
-    #[arg(long, value_name = "N", default_value_t = 128, requires = "inventory",
-          value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub jobs: u16,
+    #[command(flatten)]
+    pub fleet: super::collect::FleetFlags,
     /// With --inventory and --format text: each server's full report after the summary.
     #[arg(long, requires = "inventory")]
     pub details: bool,

@@ -108,15 +108,25 @@ pub struct CollectArgs {
     /// still written.
     #[arg(long, value_name = "FILE", requires = "out", conflicts_with_all = ["host", "socket", "protocol"])]
     pub inventory: Vec<PathBuf>,
-    /// With --inventory: only the hosts of this Ansible group (directly or through its child
-    /// groups); repeat for several.
-    #[arg(long, value_name = "GROUP", requires = "inventory")]
-    pub group: Vec<String>,
-    /// With --inventory: how many servers are read at once.
-    #[arg(long, value_name = "N", default_value_t = 128, requires = "inventory",
-          value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub jobs: u16,
+    #[command(flatten)]
+    pub fleet: FleetFlags,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
+}
+
+/// What `check` and `collect` share with `--inventory`: which hosts, and
+/// how many at once.
+#[derive(Debug, Clone, Args)]
+pub struct FleetFlags {
+    /// With --inventory: only the hosts of this Ansible group (directly or through its child
+    /// groups); repeat for several. A group no host is in is an error.
+    #[arg(long, value_name = "GROUP", requires = "inventory")]
+    pub group: Vec<String>,
+    /// With --inventory: how many servers are handled at once (about 0.5 MiB of memory each).
+    /// Each has its own deadline (--connect-timeout, --read-timeout for each reply, --timeout for
+    /// the whole server), so a silent server never holds the others.
+    #[arg(long, value_name = "N", default_value_t = 128, requires = "inventory",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
 }

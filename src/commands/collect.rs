@@ -13,7 +13,13 @@ pub fn run(args: CollectArgs) -> anyhow::Result<ExitCode> {
             .out
             .as_deref()
             .expect("clap requires -o with --inventory");
-        return super::fleet::collect(&args.flags, &args.inventory, &args.group, args.jobs, dir);
+        return super::fleet::collect(
+            &args.flags,
+            &args.inventory,
+            &args.fleet.group,
+            args.fleet.jobs,
+            dir,
+        );
     }
     let (facts, endpoint) = args.flags.collect()?;
     let json = facts.to_json();

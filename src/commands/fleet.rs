@@ -75,7 +75,8 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
         None => {
             // Credentials once (a prompt asks once), then one endpoint per server.
             let base = collect::connect::resolve_from_env(&args.flags.connect.args())?;
-            let (targets, skipped) = targets(&args.flags, &args.inventory, &args.group, &base)?;
+            let (targets, skipped) =
+                targets(&args.flags, &args.inventory, &args.fleet.group, &base)?;
             // JSON Lines go out as each server is judged (no report is kept
             // for the end); an -o file that cannot be written fails now.
             if matches!(args.format, CheckFormat::Jsonl) {
@@ -268,7 +269,7 @@ fn check_all(
     let jobs = if args.inventory.is_empty() {
         1
     } else {
-        usize::from(args.jobs)
+        usize::from(args.fleet.jobs)
     };
     let results = Mutex::new(collect_all(&args.flags, &targets, jobs));
     let outcomes: Mutex<Vec<Option<ServerOutcome>>> =
