@@ -6,18 +6,14 @@ use clap::{Args, ValueEnum};
 
 use mytune::rules::Severity;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// The report for people; with --inventory a summary line per server.
-    Text,
-    Json,
-    Markdown,
-    /// One JSON object per line and server: the json report plus name,
-    /// endpoint and status (ok, or error with the reason), each written
-    /// as its server is done.
-    Jsonl,
-    /// Metrics for node_exporter's textfile collector (and Prometheus).
-    Openmetrics,
+/// `check --format`: the names of the library's format table, each with its
+/// help.
+fn check_format_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        mytune::report::check_formats::CHECK_FORMATS
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name).help(f.help)),
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -70,8 +66,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub project: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    pub format: CheckFormat,
+    #[arg(long, default_value = "text", value_parser = check_format_parser())]
+    pub format: String,
     /// Colours in the text report (NO_COLOR turns `auto` off).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,

@@ -2,7 +2,8 @@
 //! add the option files given with `--config`, evaluate the rules, compare the
 //! files with the running values (drift), and report.
 
-use crate::cli::check::{CheckArgs, CheckFormat, ColorChoice};
+use crate::cli::check::{CheckArgs, ColorChoice};
+use mytune::report::check_formats::{self, OneStyle};
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -13,7 +14,7 @@ use anyhow::bail;
 use mytune::check::{CheckReport, Selection};
 use mytune::facts::Facts;
 use mytune::fleet::inventory::ProfileOverrides;
-use mytune::report::{self, check_markdown, check_text};
+use mytune::report::{self, check_text};
 use mytune::rules::Profile;
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -33,11 +34,12 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         );
     }
 
-    if !args.inventory.is_empty()
-        || matches!(args.format, CheckFormat::Jsonl | CheckFormat::Openmetrics)
-    {
+    let format = check_formats::by_name(&args.format)
+        .ok_or_else(|| anyhow::anyhow!("--format {}: no such format", args.format))?;
+    // A fleet format reports even one server (a snapshot) as a fleet of one.
+    let Some(render_one) = format.one.filter(|_| args.inventory.is_empty()) else {
         return super::fleet::run(&args, &rules, &selection);
-    }
+    };
 
     let (facts, source, live) = match &args.snapshot {
         Some(path) => (
@@ -66,20 +68,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         eprintln!("note: {note}");
     }
 
-    let out = match args.format {
-        CheckFormat::Text => check_text::render(
-            &report,
-            check_text::Style {
-                color: use_color(args.color, args.output.is_some()),
-                width: terminal_width(args.output.is_some()),
-            },
-        ),
-        CheckFormat::Json => report::check_json::render(&report, args.verbose),
-        CheckFormat::Markdown => check_markdown::render(&report),
-        CheckFormat::Jsonl | CheckFormat::Openmetrics => {
-            unreachable!("jsonl and openmetrics go through the fleet path")
-        }
-    };
+    let out = render_one(
+        &report,
+        &OneStyle {
+            color: use_color(args.color, args.output.is_some()),
+            width: terminal_width(args.output.is_some()),
+            verbose: args.verbose,
+        },
+    );
     match &args.output {
         Some(path) => super::write_file(path, &out, mytune::atomic::Perms::Private)?,
         None => super::emit(&out)?,
@@ -278,15 +274,12 @@ fn host_only(
         "mytune: note: no server answers on this host ({why}); these are the host's own findings"
     );
     let what = "this host (no server)";
-    let out = match args.format {
-        CheckFormat::Json => {
-            report::json::Report::new("check", "host".into(), vec![what.to_string()], &findings)
-                .render()
-        }
-        CheckFormat::Text
-        | CheckFormat::Markdown
-        | CheckFormat::Jsonl
-        | CheckFormat::Openmetrics => report::text::findings(&findings, what),
+    let json = check_formats::by_name(&args.format).is_some_and(|f| f.host_only_json);
+    let out = if json {
+        report::json::Report::new("check", "host".into(), vec![what.to_string()], &findings)
+            .render()
+    } else {
+        report::text::findings(&findings, what)
     };
     match &args.output {
         Some(path) => super::write_file(path, &out, mytune::atomic::Perms::Private)?,

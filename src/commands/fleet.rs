@@ -27,7 +27,8 @@ use mytune::report::{check_text, fleet_jsonl, fleet_openmetrics, fleet_text};
 use mytune::rules::RuleSet;
 
 use super::check::{Judge, Judged, profile_for, project_profile};
-use crate::cli::check::{CheckArgs, CheckFormat};
+use crate::cli::check::CheckArgs;
+use mytune::report::check_formats::{self, Fleet};
 
 /// One server to check: where, as whom, and what is known of its host.
 pub(super) struct Target {
@@ -40,13 +41,19 @@ pub(super) struct Target {
 }
 
 pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::Result<ExitCode> {
-    if !args.inventory.is_empty()
-        && matches!(args.format, CheckFormat::Json | CheckFormat::Markdown)
-    {
+    let fleet = check_formats::by_name(&args.format).and_then(|f| f.fleet);
+    let Some(fleet) = fleet else {
         bail!(
-            "--format json and markdown report one server; with --inventory use text, jsonl or openmetrics"
+            "--format {} report{} one server; with --inventory use {}",
+            check_formats::one_server_only().join(" and "),
+            if check_formats::one_server_only().len() == 1 {
+                "s"
+            } else {
+                ""
+            },
+            or_list(&check_formats::fleet_formats())
         );
-    }
+    };
     let base_profile = project_profile(args)?;
     let judge = Judge {
         args,
@@ -79,7 +86,7 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
                 targets(&args.flags, &args.inventory, &args.fleet.group, &base)?;
             // JSON Lines go out as each server is judged (no report is kept
             // for the end); an -o file that cannot be written fails now.
-            if matches!(args.format, CheckFormat::Jsonl) {
+            if fleet == Fleet::Jsonl {
                 let lines = Mutex::new(LineOut::open(args.output.as_deref())?);
                 let outcomes = check_all(
                     args,
@@ -111,12 +118,12 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
         mytune::stderr_line!("note: {n}");
     }
 
-    let (text, perms) = match args.format {
-        CheckFormat::Jsonl => (fleet_jsonl::render(&outcomes, args.verbose), Perms::Private),
+    let (text, perms) = match fleet {
+        Fleet::Jsonl => (fleet_jsonl::render(&outcomes, args.verbose), Perms::Private),
         // node_exporter (its own user) reads the file: it holds names,
         // versions and counts, no account data.
-        CheckFormat::Openmetrics => (fleet_openmetrics::render(&outcomes, skipped), Perms::Shared),
-        CheckFormat::Text | CheckFormat::Json | CheckFormat::Markdown => {
+        Fleet::Openmetrics => (fleet_openmetrics::render(&outcomes, skipped), Perms::Shared),
+        Fleet::Summary => {
             let mut text = fleet_text::render(&outcomes, skipped, args.fail_on);
             if args.details {
                 for o in &outcomes {
@@ -280,11 +287,11 @@ fn check_all(
     let progress = Progress::new(targets.len());
     // The summary and the metrics need counts and names, not whole reports;
     // streamed lines need nothing more once written.
-    let slim = match args.format {
-        CheckFormat::Openmetrics => true,
-        CheckFormat::Text => !args.details,
-        CheckFormat::Jsonl => lines.is_some(),
-        CheckFormat::Json | CheckFormat::Markdown => false,
+    let slim = match check_formats::by_name(&args.format).and_then(|f| f.fleet) {
+        Some(Fleet::Openmetrics) => true,
+        Some(Fleet::Summary) => !args.details,
+        Some(Fleet::Jsonl) => lines.is_some(),
+        None => false,
     };
     let judges = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -566,5 +573,14 @@ impl Progress {
             use std::io::Write;
             let _ = write!(std::io::stderr(), "\r{:40}\r", "");
         }
+    }
+}
+
+/// "a, b or c".
+fn or_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
     }
 }

@@ -2,6 +2,7 @@
 //! machines. One file per format; renderers only format, they never decide
 //! what is a finding or how severe it is.
 
+pub mod check_formats;
 pub mod check_json;
 pub mod check_markdown;
 pub mod check_text;
