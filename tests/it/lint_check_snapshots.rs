@@ -52,7 +52,6 @@ fn findings(dir: &Path) -> String {
 
 #[test]
 fn every_lint_check_has_a_fixture_whose_output_is_its_snapshot() {
-    let bless = std::env::var_os("MYTUNE_BLESS").is_some_and(|v| v == "1");
     let mut failures = Vec::new();
     for check in mytune::lint::checks::ALL {
         let dir = fixtures().join(check.code.as_str());
@@ -72,18 +71,12 @@ fn every_lint_check_has_a_fixture_whose_output_is_its_snapshot() {
                 check.code
             ));
         }
-        let expected_path = dir.join("expected.txt");
-        if bless {
-            std::fs::write(&expected_path, &got).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if got != expected {
-            failures.push(format!(
-                "{}: output changed (MYTUNE_BLESS=1 writes it anew)\n--- expected\n{expected}--- got\n{got}",
-                check.code
-            ));
-        }
+        crate::support::snapshots::expect_output(
+            &check.code,
+            &dir.join("expected.txt"),
+            &got,
+            &mut failures,
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -246,7 +246,6 @@ fn codes(set: &RuleSet) -> Vec<String> {
 
 #[test]
 fn every_rule_has_a_fixture_whose_output_is_its_snapshot() {
-    let bless = std::env::var_os("MYTUNE_BLESS").is_some_and(|v| v == "1");
     let set = RuleSet::builtin().expect("built-in rules load");
     let codes = codes(&set);
     assert_eq!(
@@ -295,17 +294,12 @@ fn every_rule_has_a_fixture_whose_output_is_its_snapshot() {
             )),
             _ => {}
         }
-        let expected_path = dir.join("expected.txt");
-        if bless {
-            std::fs::write(&expected_path, &got).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if got != expected {
-            failures.push(format!(
-                "{code}: output changed (MYTUNE_BLESS=1 writes it anew)\n--- expected\n{expected}--- got\n{got}"
-            ));
-        }
+        crate::support::snapshots::expect_output(
+            code,
+            &dir.join("expected.txt"),
+            &got,
+            &mut failures,
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -44,3 +44,18 @@ pub fn not_applicable<'a>(ev: &'a Evaluation, code: &str) -> Vec<&'a str> {
 pub fn server(facts: &mut Facts) -> &mut ServerFacts {
     facts.server.as_mut().expect("server facts")
 }
+
+/// Hold `got` to the expected-output file `path` (`MYTUNE_BLESS=1`: write
+/// it instead); a difference is pushed to `failures` under `code`.
+pub fn expect_output(code: &str, path: &Path, got: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("MYTUNE_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(path, got).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    if got != expected {
+        failures.push(format!(
+            "{code}: output changed (MYTUNE_BLESS=1 writes it anew)\n--- expected\n{expected}--- got\n{got}"
+        ));
+    }
+}
