@@ -648,9 +648,9 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
         binlog_needs_server_id(effective, catalog, ctx, out);
         return;
     }
-    // file_key_management without its key file fails to initialize, and
-    // the server starts without it ("file-key-management-filename is not
-    // set").
+    // file_key_management without its key file fails to initialize
+    // ("file-key-management-filename is not set"): the server starts
+    // without keys, or not at all where an option needs them (MT005).
     if ctx.plugins.contains("file_key_management")
         && !effective
             .options
@@ -664,7 +664,8 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             &checks::WITHOUT_EFFECT,
             checks::WITHOUT_EFFECT.severity,
             "file_key_management is loaded without file_key_management_filename: the plugin fails to \
-             initialize and the server starts without encryption keys"
+             initialize (\"file-key-management-filename is not set\"), so the server has no \
+             encryption keys"
                 .into(),
             Some(at.location.clone()),
             Some("file_key_management_filename".into()),
