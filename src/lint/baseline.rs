@@ -177,7 +177,7 @@ impl Baseline {
             }
             let cols: Vec<&str> = line.split('\t').collect();
             let ok = cols.len() >= 3
-                && crate::rules::Code::parse(cols[0]).is_ok()
+                && crate::rules::Code::parse(cols[0]).is_ok_and(|c| c == cols[0])
                 && cols[2].len() == 16
                 && cols[2].bytes().all(|b| b.is_ascii_hexdigit());
             if !ok {

@@ -618,20 +618,19 @@ fn identity(
     file_family: Option<Family>,
     builtin: bool,
 ) -> Result<(Code, Family), RuleError> {
-    let code = raw.code.get_ref().clone();
-    let code_ok = code.len() == 5
-        && code.starts_with("MT")
-        && code[2..].bytes().all(|b| b.is_ascii_digit())
-        && !code[2..].starts_with('0');
-    if !code_ok {
+    // As written (MT, not mt), and not a built-in check's MT0xx.
+    let written = raw.code.get_ref();
+    let Some(code) = Code::parse(written)
+        .ok()
+        .filter(|c| c == written && c.digit() != 0)
+    else {
         return Err(idx.err(
             raw.code.span().start,
             format!(
-                "'{code}' is not a rule code (expected MT followed by three digits, e.g. MT101)"
+                "'{written}' is not a rule code (expected MT followed by three digits, e.g. MT101)"
             ),
         ));
-    }
-    let code = Code::parse(&code).map_err(|e| idx.err(raw.code.span().start, e))?;
+    };
     let family: Family = parse_field(idx, &raw.family)?;
     let digit = code.digit();
     if digit != family.code_digit() {
