@@ -18,7 +18,6 @@
 //! cases named in FILE, one `DISAGREE` id per line (`~TEXT`: every case whose
 //! id contains TEXT).
 
-use crate::support::mariadb;
 use crate::support::oracle;
 
 use std::collections::BTreeMap;
@@ -774,12 +773,8 @@ fn listed_ids() -> Option<std::collections::BTreeSet<String>> {
     ignore = "needs mariadbd (apt-get install mariadb-server)"
 )]
 fn lint_agrees_with_the_real_mariadbd() {
-    let oracle = match Oracle::new() {
-        Ok(o) => o,
-        Err(reason) => {
-            mariadb::skip_or_panic::<()>(&format!("differential test: {reason}"));
-            return;
-        }
+    let Some(oracle) = Oracle::start_or_skip("differential test") else {
+        return;
     };
     let target: Target = format!("mariadb-{}", oracle.release()).parse().unwrap();
     let (cat, others) = catalogs();

@@ -23,7 +23,6 @@
 //! `scripts/fix-differential.sh` runs the whole corpus
 //! (`MYTUNE_FIXDIFF_FULL=1`).
 
-use crate::support::mariadb;
 use crate::support::oracle;
 
 use std::collections::BTreeMap;
@@ -399,12 +398,8 @@ fn sample(cases: Vec<Case>, seed: u64, n: usize) -> Vec<Case> {
     ignore = "needs mariadbd (apt-get install mariadb-server)"
 )]
 fn fixes_keep_what_the_real_mariadbd_reads() {
-    let oracle = match Oracle::new() {
-        Ok(o) => o,
-        Err(reason) => {
-            mariadb::skip_or_panic::<()>(&format!("lint --fix against mariadbd: {reason}"));
-            return;
-        }
+    let Some(oracle) = Oracle::start_or_skip("lint --fix against mariadbd") else {
+        return;
     };
     let target: Target = "mariadb-10.11".parse().unwrap();
     let cat = Catalog::for_target(&target).unwrap();

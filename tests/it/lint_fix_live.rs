@@ -33,12 +33,8 @@ fn fix(path: &std::path::Path, expect_fixed: bool) {
     ignore = "needs mariadbd (apt-get install mariadb-server)"
 )]
 fn fixed_mariadb_files_start_the_real_server() {
-    let oracle = match Oracle::new() {
-        Ok(o) => o,
-        Err(reason) => {
-            mariadb::skip_or_panic::<()>(&format!("lint --fix against mariadbd: {reason}"));
-            return;
-        }
+    let Some(oracle) = Oracle::start_or_skip("lint --fix against mariadbd") else {
+        return;
     };
     let cases = [
         // Refused before and after: a typo is not guessed at.
@@ -84,12 +80,8 @@ fn fixed_mariadb_files_start_the_real_server() {
     ignore = "needs mariadbd (apt-get install mariadb-server)"
 )]
 fn the_example_files_fixed_for_mariadb_start_the_real_server() {
-    let oracle = match Oracle::new() {
-        Ok(o) => o,
-        Err(reason) => {
-            mariadb::skip_or_panic::<()>(&format!("lint --fix against mariadbd: {reason}"));
-            return;
-        }
+    let Some(oracle) = Oracle::start_or_skip("lint --fix against mariadbd") else {
+        return;
     };
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut fixed_any = 0;

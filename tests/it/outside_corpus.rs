@@ -530,12 +530,8 @@ fn lint_agrees_with_mariadbd_on_the_outside_corpus() {
         ));
         return;
     }
-    let oracle = match Oracle::new() {
-        Ok(o) => o,
-        Err(reason) => {
-            mariadb::skip_or_panic::<()>(&format!("outside corpus: {reason}"));
-            return;
-        }
+    let Some(oracle) = Oracle::start_or_skip("outside corpus") else {
+        return;
     };
     let (mut cases, left) = suite_cases(&suite);
     let crate::support::oracle::Sampling { full, seed, n } =
@@ -622,12 +618,8 @@ fn a_suite_cnf_gives_one_file_per_server() {
     ignore = "needs mariadbd (apt-get install mariadb-server)"
 )]
 fn encryption_with_a_key_plugin_that_cannot_initialize_is_refused_as_the_server_does() {
-    let oracle = match Oracle::new() {
-        Ok(o) => o,
-        Err(reason) => {
-            mariadb::skip_or_panic::<()>(&format!("key plugin start: {reason}"));
-            return;
-        }
+    let Some(oracle) = Oracle::start_or_skip("key plugin start") else {
+        return;
     };
     let keyless = "[mysqld]\nplugin_load_add = file_key_management\n";
     let dir = tempfile::tempdir().unwrap();

@@ -110,6 +110,18 @@ pub struct Oracle {
 impl Oracle {
     /// Find `mariadbd`, make the template datadir, and learn what an empty
     /// option file prints (both ways), or say why not.
+    /// The oracle, or `None` after printing why a test that needs it skips
+    /// (a panic under `MYTUNE_REQUIRE_LIVE=1`), as [`TestServer::start`]
+    /// does for a server.
+    ///
+    /// [`TestServer::start`]: crate::support::mariadb::TestServer::start
+    pub fn start_or_skip(what: &str) -> Option<Oracle> {
+        match Oracle::new() {
+            Ok(o) => Some(o),
+            Err(reason) => crate::support::mariadb::skip_or_panic(&format!("{what}: {reason}")),
+        }
+    }
+
     pub fn new() -> Result<Oracle, String> {
         let mariadbd =
             mariadb::find_program("mariadbd", &["/usr/sbin/mariadbd", "/usr/libexec/mariadbd"])
