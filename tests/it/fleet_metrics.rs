@@ -70,16 +70,8 @@ fn metrics(inv: &Path, extra: &[&str]) -> Output {
 
 #[test]
 #[cfg_attr(
-    mytune_no_mariadbd,
-    ignore = "needs mariadbd (apt-get install mariadb-server)"
-)]
-#[cfg_attr(
-    mytune_no_promtool,
-    ignore = "needs promtool (apt-get install prometheus)"
-)]
-#[cfg_attr(
-    mytune_no_node_exporter,
-    ignore = "needs node_exporter (apt-get install prometheus-node-exporter)"
+    any(mytune_no_mariadbd, mytune_no_promtool, mytune_no_node_exporter),
+    ignore = "needs mariadbd, promtool and node_exporter (apt-get install mariadb-server prometheus prometheus-node-exporter)"
 )]
 fn promtool_accepts_the_metrics() {
     let Some(promtool) = program("promtool", "prometheus") else {
@@ -179,12 +171,8 @@ impl NodeExporter {
 
 #[test]
 #[cfg_attr(
-    mytune_no_mariadbd,
-    ignore = "needs mariadbd (apt-get install mariadb-server)"
-)]
-#[cfg_attr(
-    mytune_no_node_exporter,
-    ignore = "needs node_exporter (apt-get install prometheus-node-exporter)"
+    any(mytune_no_mariadbd, mytune_no_node_exporter),
+    ignore = "needs mariadbd and node_exporter (apt-get install mariadb-server prometheus-node-exporter)"
 )]
 fn node_exporter_serves_the_file_written_in_place() {
     let Some(exporter) = program("prometheus-node-exporter", "prometheus-node-exporter")
@@ -361,12 +349,8 @@ fn kubernetes_cronjob_is_well_formed() {
 
 #[test]
 #[cfg_attr(
-    mytune_no_mariadbd,
-    ignore = "needs mariadbd (apt-get install mariadb-server)"
-)]
-#[cfg_attr(
-    mytune_no_promtool,
-    ignore = "needs promtool (apt-get install prometheus)"
+    any(mytune_no_mariadbd, mytune_no_promtool),
+    ignore = "needs mariadbd and promtool (apt-get install mariadb-server prometheus)"
 )]
 fn one_server_as_metrics_keeps_this_host_s_facts() {
     let Some(promtool) = program("promtool", "prometheus") else {
