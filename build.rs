@@ -18,6 +18,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "build/builtin_checks.rs"]
+mod builtin_checks;
+
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;
     if !out.status.success() {
@@ -55,6 +58,36 @@ fn main() {
     shared_beside();
     live_programs();
     catalog_series();
+    builtin_checks_table();
+}
+
+/// The built-in checks: every module of `src/checks/` is one, documented by
+/// its doc comment (see `build/builtin_checks.rs`). A module the build
+/// cannot read fails it naming the file.
+fn builtin_checks_table() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let dir = manifest.join("src/checks");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    println!("cargo:rerun-if-changed=build/builtin_checks.rs");
+    let checks = builtin_checks::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("a built-in check in src/checks/: {e}"));
+    for c in &checks {
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join(format!("{}.rs", c.module)).display()
+        );
+    }
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    std::fs::write(
+        out.join("builtin_checks.rs"),
+        builtin_checks::modules_rs(&dir, &checks),
+    )
+    .expect("OUT_DIR is writable");
+    std::fs::write(
+        out.join("builtin_check_docs.rs"),
+        builtin_checks::docs_rs(&checks),
+    )
+    .expect("OUT_DIR is writable");
 }
 
 /// The variable catalogs: every `data/catalog/FLAVOR-MAJOR.MINOR.tsv` is a

@@ -8,6 +8,7 @@
 pub mod atomic;
 pub mod catalog;
 pub mod check;
+pub mod checks;
 pub mod cnf;
 pub mod collect;
 pub mod facts;

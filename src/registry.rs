@@ -3,62 +3,48 @@
 //! skipped-part and error-log checks). `mytune rules`, `mytune explain`,
 //! `--only`/`--skip` and the rule reference (`docs/rules.md`) all read this
 //! table, so a new built-in check is listed, explained, selectable and
-//! documented by adding it to its module's `ALL` and nowhere else.
+//! documented by adding its module to `src/checks/` and nowhere else.
 
-use crate::rules::builtin_check::{Builtin, Check, Runs};
+use crate::rules::builtin_check::Check;
 use crate::rules::{Family, Rule, RuleSet, Severity};
 
-/// The built-in checks, by where they run. Each module keeps its own `ALL`
-/// (the checks it makes findings of); this is the one place that joins them.
-pub const BUILTIN: &[(Runs, &[Check])] = &[
-    (Runs::Lint, &crate::lint::checks::ALL),
-    (Runs::CheckConfig, &crate::check::drift::ALL),
-    (Runs::Check, &crate::check::skipped::ALL),
-    (Runs::ErrorLog, &crate::check::errorlog::ALL),
-];
-
-/// Every built-in check, in code order.
-pub fn builtins() -> Vec<Builtin> {
-    let mut all: Vec<Builtin> = BUILTIN
-        .iter()
-        .flat_map(|(runs, checks)| checks.iter().map(|check| Builtin { check, runs: *runs }))
-        .collect();
-    all.sort_by(|a, b| a.check.code.cmp(&b.check.code));
-    all
+/// Every built-in check, in code order: the modules of `src/checks/`.
+pub fn builtins() -> Vec<&'static Check> {
+    crate::checks::ALL.to_vec()
 }
 
 /// An entry of the registry: a built-in check or a rule of the set.
 #[derive(Debug, Clone, Copy)]
 pub enum Entry<'a> {
-    Builtin(Builtin),
+    Builtin(&'static Check),
     Rule(&'a Rule),
 }
 
 impl Entry<'_> {
     pub fn code(&self) -> &str {
         match self {
-            Entry::Builtin(b) => &b.check.code,
+            Entry::Builtin(b) => &b.code,
             Entry::Rule(r) => &r.code,
         }
     }
 
     pub fn name(&self) -> &str {
         match self {
-            Entry::Builtin(b) => b.check.name,
+            Entry::Builtin(b) => b.name,
             Entry::Rule(r) => &r.name,
         }
     }
 
     pub fn severity(&self) -> Severity {
         match self {
-            Entry::Builtin(b) => b.check.severity,
+            Entry::Builtin(b) => b.severity,
             Entry::Rule(r) => r.severity,
         }
     }
 
     pub fn family(&self) -> Family {
         match self {
-            Entry::Builtin(b) => b.check.family(),
+            Entry::Builtin(b) => b.family(),
             Entry::Rule(r) => r.family,
         }
     }
@@ -75,7 +61,7 @@ impl Entry<'_> {
     /// `mytune explain CODE` as text, wrapped to `width`.
     pub fn explain(&self, width: u16) -> String {
         match self {
-            Entry::Builtin(b) => b.check.explain(width),
+            Entry::Builtin(b) => b.explain(width),
             Entry::Rule(r) => crate::rules::docs::explain(r, width),
         }
     }
@@ -84,7 +70,7 @@ impl Entry<'_> {
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Entry::Builtin(b) => {
-                let mut v = b.check.to_json();
+                let mut v = b.to_json();
                 v["runs"] = b.runs.as_str().into();
                 v
             }
@@ -142,9 +128,7 @@ impl<'a> Registry<'a> {
         }
         builtins()
             .into_iter()
-            .find(|b| {
-                b.check.code.eq_ignore_ascii_case(key) || b.check.name.eq_ignore_ascii_case(key)
-            })
+            .find(|b| b.code.eq_ignore_ascii_case(key) || b.name.eq_ignore_ascii_case(key))
             .map(Entry::Builtin)
     }
 
@@ -189,8 +173,8 @@ mod tests {
             );
             assert!(!e.name().is_empty(), "{code}: no name");
             if let Entry::Builtin(b) = e {
-                assert!(!b.check.summary.trim().is_empty(), "{code}: no summary");
-                assert!(!b.check.rationale.trim().is_empty(), "{code}: no rationale");
+                assert!(!b.summary().trim().is_empty(), "{code}: no summary");
+                assert!(!b.rationale().trim().is_empty(), "{code}: no rationale");
             }
             assert_eq!(
                 registry.get(code).map(|g| g.name().to_string()),

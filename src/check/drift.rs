@@ -20,58 +20,15 @@
 //! be compared and are skipped, as are values that cannot be read with the
 //! variable's type (e.g. `log-bin = NAME` against the boolean `log_bin`).
 
-use crate::rules::Code;
 use std::path::Path;
 
 use crate::catalog::{Catalog, Effect, LineContext, VarInfo, VarKind};
+use crate::checks;
 use crate::cnf::{Modifier, OptionEntry};
 use crate::facts::{ConfigFacts, ConfigOption, ServerFacts};
 use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
 use crate::units;
-
-const OPTION_FILES: &str = "https://dev.mysql.com/doc/refman/8.0/en/option-files.html";
-const SET_VARIABLE: &str = "https://dev.mysql.com/doc/refman/8.0/en/set-variable.html";
-const MARIADB_SET: &str = "https://mariadb.com/kb/en/set/";
-
-pub const FILE_DRIFT: Check = Check {
-    code: Code::from_static("MT011"),
-    name: "option-file-drift",
-    severity: Severity::Warn,
-    summary: "The running value differs from the option file's value",
-    rationale: "A variable changed online with SET GLOBAL lasts until the next restart, which then silently \
-                brings back the file's value: the server that was tuned is not the server that comes back. \
-                Persist the change in the option file (or SET PERSIST where the server has it), or revert it.",
-    sources: &[SET_VARIABLE, MARIADB_SET, OPTION_FILES],
-};
-
-pub const NOT_LOADED: Check = Check {
-    code: Code::from_static("MT012"),
-    name: "option-not-loaded",
-    severity: Severity::Warn,
-    summary: "An option file value the running server never loaded",
-    rationale: "The option file was edited after the server started (or the variable can only be set at \
-                start-up), so the running server still uses another value. The file describes a server that \
-                does not exist yet; the next restart changes behaviour, perhaps at a bad time.",
-    sources: &[OPTION_FILES],
-};
-
-pub const UNKNOWN_TO_SERVER: Check = Check {
-    code: Code::from_static("MT013"),
-    name: "option-unknown-to-server",
-    severity: Severity::Warn,
-    summary: "An option in the file that the running server does not have",
-    rationale: "The running server has no variable of that name: a misspelling hidden by loose-, a plugin \
-                that is not loaded, or an option of another version. The setting has no effect; without \
-                loose- the server would refuse to start with this file.",
-    sources: &[
-        "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html",
-        OPTION_FILES,
-    ],
-};
-
-/// The drift checks, in code order.
-pub const ALL: [Check; 3] = [FILE_DRIFT, NOT_LOADED, UNKNOWN_TO_SERVER];
 
 /// What drift compares.
 pub struct DriftInput<'a> {
@@ -182,7 +139,7 @@ fn unknown(
         ),
     };
     let mut f = finding(
-        &UNKNOWN_TO_SERVER,
+        &checks::option_unknown_to_server::CHECK,
         severity,
         format!(
             "{} = {} in the option file: {why}; {tail}",
@@ -205,17 +162,17 @@ fn differs(
     let read_only = info.is_some_and(|v| !v.dynamic);
     let (check, why) = if edited_after_start == Some(true) {
         (
-            &NOT_LOADED,
+            &checks::option_not_loaded::CHECK,
             "the file changed after the server started, so the value takes effect at the next restart (unless it was also changed online since)",
         )
     } else if read_only {
         (
-            &NOT_LOADED,
+            &checks::option_not_loaded::CHECK,
             "the variable is read-only, so the server started with another value (a command-line option, another file, or the file changed since)",
         )
     } else {
         (
-            &FILE_DRIFT,
+            &checks::option_file_drift::CHECK,
             "changed online and not persisted? the next restart brings back the file's value",
         )
     };

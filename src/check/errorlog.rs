@@ -16,90 +16,15 @@
 //! server's uptime (another server's log, or a log the server no longer
 //! writes). A log that was not read is never a finding: `check -v` says why.
 
-use crate::rules::Code;
 use std::collections::BTreeSet;
 
+use crate::checks;
 use crate::facts::ServerFacts;
 use crate::facts::errorlog::{ErrorLogFacts, ErrorLogStatus, OptionWarningKind, StopKind};
 use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
 use crate::target::{Flavor, Version};
 use crate::units;
-
-const MARIADB_ERROR_LOG: &str = "https://mariadb.com/kb/en/error-log/";
-const MYSQL_ERROR_LOG: &str = "https://dev.mysql.com/doc/refman/8.0/en/error-log.html";
-
-pub const OPTION_IGNORED: Check = Check {
-    code: Code::from_static("MT017"),
-    name: "option-ignored-at-startup",
-    severity: Severity::Warn,
-    summary: "The server ignored, removed or adjusted options from its option files at its start",
-    rationale: "At start-up the server logs every option it could not use as written: options it no \
-                longer has (MariaDB keeps some as no-ops, 'was removed. It does nothing now'), unknown \
-                options skipped because of loose-, and values out of range that it adjusted. The option \
-                file then says something the running server does not do, and the next version may refuse \
-                to start with it. Remove the ignored options, write values in range, and move deprecated \
-                names to their replacements.",
-    sources: &[MARIADB_ERROR_LOG, MYSQL_ERROR_LOG],
-};
-
-pub const OPEN_FILES_CAPPED: Check = Check {
-    code: Code::from_static("MT018"),
-    name: "open-files-limit-capped",
-    severity: Severity::Warn,
-    summary: "The server could not raise its open-files limit at start-up",
-    rationale: "The server computes how many file descriptors it needs from max_connections, \
-                table_open_cache and open_files_limit, and raises its own limit at start-up. When the \
-                process's hard limit is lower it logs 'Could not increase number of max_open_files', runs \
-                with the lower open_files_limit, and may lower max_connections and table_open_cache \
-                ('Changed limits'). That is why open_files_limit can be lower than configured. For a \
-                server started by systemd the limit is LimitNOFILE in its unit (limits.conf applies only \
-                to login sessions); raise it and restart.",
-    sources: &[
-        MARIADB_ERROR_LOG,
-        MYSQL_ERROR_LOG,
-        "https://dev.mysql.com/doc/refman/8.0/en/using-systemd.html",
-    ],
-};
-
-pub const ACCESS_DENIED: Check = Check {
-    code: Code::from_static("MT019"),
-    name: "access-denied-burst",
-    severity: Severity::Warn,
-    summary: "Failed logins in the error log since the server started",
-    rationale: "The server logs every refused login ('Access denied for user') when log_warnings is at \
-                least 2 (MariaDB, the default) or log_error_verbosity is 3 (MySQL). A few are typos or a \
-                client with a stale password (info, from 5 on); 20 or more within one minute are a \
-                burst: a script retrying with a wrong password, or someone guessing passwords. The \
-                accounts named tell which client to fix, or which address to block.",
-    sources: &[
-        MARIADB_ERROR_LOG,
-        MYSQL_ERROR_LOG,
-        "https://mariadb.com/kb/en/server-system-variables/#log_warnings",
-    ],
-};
-
-pub const UNPLANNED_RESTART: Check = Check {
-    code: Code::from_static("MT020"),
-    name: "unplanned-restart",
-    severity: Severity::Crit,
-    summary: "The server crashed or was stopped without a shutdown before its current start",
-    rationale: "A fatal signal or a failed assertion ends a run with a crash report in the error log \
-                (crit); a run that ends with no 'Shutdown complete' at all was killed: by the kernel's \
-                out-of-memory killer, a kill -9, or a power loss (warn). Either way the server restarted \
-                with InnoDB crash recovery, lost its buffer pool and connections, and may do it again. \
-                Read the crash report before the restart, check the kernel log for the OOM killer, and \
-                report a repeated crash as a bug.",
-    sources: &[MARIADB_ERROR_LOG, MYSQL_ERROR_LOG],
-};
-
-/// The error-log checks, in code order.
-pub const ALL: [Check; 4] = [
-    OPTION_IGNORED,
-    OPEN_FILES_CAPPED,
-    ACCESS_DENIED,
-    UNPLANNED_RESTART,
-];
 
 /// Failed logins from this many on are an info finding.
 pub const ACCESS_DENIED_INFO_COUNT: u64 = 5;
@@ -177,7 +102,7 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
     );
     if !ignored.is_empty() {
         out.push(finding(
-            &OPTION_IGNORED,
+            &checks::option_ignored_at_startup::CHECK,
             Severity::Warn,
             format!(
                 "{at_start} the server ignored {}: remove them from the option file",
@@ -192,7 +117,7 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
     let adjusted = pick(&[OptionWarningKind::Adjusted], false);
     if !adjusted.is_empty() {
         out.push(finding(
-            &OPTION_IGNORED,
+            &checks::option_ignored_at_startup::CHECK,
             Severity::Warn,
             format!(
                 "{at_start} the server did not take these values as written: {}; write a value in range in the option file (or remove the line)",
@@ -207,7 +132,7 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
     );
     if !soft.is_empty() {
         out.push(finding(
-            &OPTION_IGNORED,
+            &checks::option_ignored_at_startup::CHECK,
             Severity::Info,
             format!(
                 "{at_start} the server warned about {}: they work today; write the full, current names so the next version still reads them",
@@ -246,7 +171,7 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
             ": raise LimitNOFILE in the server's systemd unit (nofile in limits.conf when systemd does not start it){target}, then restart"
         ));
         let mut f = finding(
-            &OPEN_FILES_CAPPED,
+            &checks::open_files_limit_capped::CHECK,
             Severity::Warn,
             msg,
             Some("open_files_limit".into()),
@@ -284,7 +209,7 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
             "a client with a wrong or stale password? fix it before it becomes a burst"
         };
         let mut f = finding(
-            &ACCESS_DENIED,
+            &checks::access_denied_burst::CHECK,
             if burst {
                 Severity::Warn
             } else {
@@ -366,7 +291,12 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
         ));
     }
     if let Some(sev) = severity {
-        out.push(finding(&UNPLANNED_RESTART, sev, parts.join("; "), None));
+        out.push(finding(
+            &checks::unplanned_restart::CHECK,
+            sev,
+            parts.join("; "),
+            None,
+        ));
     }
     out
 }

@@ -134,7 +134,7 @@ pub fn run(settings: &Settings, input: Input) -> Result<Checked, CheckError> {
     let log_ctx = errorlog::Context {
         reported_options: findings
             .iter()
-            .filter(|f| f.code == drift::UNKNOWN_TO_SERVER.code)
+            .filter(|f| f.code == crate::checks::option_unknown_to_server::CHECK.code)
             .filter_map(|f| f.variable.as_deref().and_then(errorlog::normalized_option))
             .collect(),
         nofile_recommended_by: findings
@@ -267,10 +267,16 @@ fn upgrade_findings(
             crate::lint::lint_loaded(&loaded, &effective, &to, new)
                 .into_iter()
                 .filter(|f| {
-                    use crate::lint::checks::{DEPRECATED_OPTION, REMOVED_OPTION, UNKNOWN_OPTION};
-                    [UNKNOWN_OPTION, REMOVED_OPTION, DEPRECATED_OPTION]
-                        .iter()
-                        .any(|c| c.made(f))
+                    use crate::checks::{
+                        option_deprecated, option_removed_in_target, unknown_option,
+                    };
+                    [
+                        unknown_option::CHECK,
+                        option_removed_in_target::CHECK,
+                        option_deprecated::CHECK,
+                    ]
+                    .iter()
+                    .any(|c| c.made(f))
                 }),
         );
     }

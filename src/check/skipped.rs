@@ -8,27 +8,9 @@
 //! unknown and why makes the gap visible to people and to `--fail-on` gates
 //! alike.
 
+use crate::checks;
 use crate::facts::Skipped;
-use crate::rules::Code;
-use crate::rules::builtin_check::Check;
 use crate::rules::{Finding, Severity};
-
-pub const COLLECTION_INCOMPLETE: Check = Check {
-    code: Code::from_static("MT016"),
-    name: "collection-incomplete",
-    severity: Severity::Warn,
-    summary: "A part of the server was not read: a missing privilege or a reply past --read-timeout",
-    rationale: "The rules that need the skipped part (the account audit, the data size, the grants) \
-                cannot run, so the report is silent about them: silence is not a clean bill. Grant the \
-                privilege named, or run mytune as an account that has it. A statement whose reply does \
-                not come within --read-timeout (it waits for a lock, the server is overloaded) is \
-                abandoned with its connection, so that no later statement reads its reply, and the part \
-                it reads is skipped; raise the timeout or find what makes the statement wait.",
-    sources: &["https://dev.mysql.com/doc/refman/8.0/en/privileges-provided.html"],
-};
-
-/// The skipped-part checks, in code order.
-pub const ALL: [Check; 1] = [COLLECTION_INCOMPLETE];
 
 /// Was the part skipped because its reply did not come within
 /// `--read-timeout`? (The connection was then dropped and opened again.)
@@ -49,7 +31,7 @@ pub fn findings(skipped: &[Skipped]) -> Vec<Finding> {
             } else {
                 ""
             };
-            let mut f = COLLECTION_INCOMPLETE.finding(
+            let mut f = checks::collection_incomplete::CHECK.finding(
                 Severity::Warn,
                 format!(
                     "{what} not read: {}; it is unknown, not zero or empty: the rules that need it are not applicable, so this report cannot vouch for them{fix}",

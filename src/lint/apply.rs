@@ -215,7 +215,7 @@ mod tests {
     use crate::rules::LineEdit;
 
     fn finding_with(edits: Vec<LineEdit>) -> Finding {
-        let mut f = crate::lint::checks::DUPLICATE_OPTION.finding(
+        let mut f = crate::checks::duplicate_option::CHECK.finding(
             crate::rules::Severity::Warn,
             "m".into(),
             None,

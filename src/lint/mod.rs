@@ -4,7 +4,7 @@
 //! Reading is the cnf module's job and knowing variables is the catalog's;
 //! this module only puts the two side by side and turns every disagreement
 //! into a [`Finding`] with the file and line to fix. The structural checks
-//! (MT0xx) are listed in [`checks`].
+//! (MT0xx) are modules of [`crate::checks`].
 //!
 //! A whole run ([`run::lint_files`]) adds the rule catalog: `mytune.toml`
 //! ([`config`]) describes the host, sysctl and limits files ([`system`])
@@ -13,7 +13,6 @@
 pub mod apply;
 pub mod baseline;
 pub mod baseline_dest;
-pub mod checks;
 pub mod config;
 pub mod fix;
 pub mod limits_file;
@@ -38,7 +37,8 @@ use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::{Finding, Severity};
 use crate::target::Target;
 
-use checks::Check;
+use crate::checks;
+use crate::rules::builtin_check::Check;
 
 /// Client-side option names that also exist as server variables; they are at
 /// home in `[client]` and `[mysql]`, so they are not "server options in the
@@ -211,7 +211,7 @@ pub fn lint_loaded(
             None => (Severity::Warn, err.message.clone()),
         };
         out.push(finding(
-            &checks::SYNTAX_ERROR,
+            &checks::option_file_syntax_error::CHECK,
             sev,
             message,
             Some(err.location.clone()),
@@ -232,7 +232,7 @@ pub fn lint_loaded(
     for e in &loaded.entries {
         if let Some(v) = e.value.as_deref().filter(|v| is_placeholder(v)) {
             out.push(finding(
-                &checks::SYNTAX_ERROR,
+                &checks::option_file_syntax_error::CHECK,
                 Severity::Warn,
                 format!(
                     "{} = {v} looks like an unrendered template placeholder (a my.cnf.in or a \
@@ -271,8 +271,8 @@ pub fn lint_loaded(
             _ => String::new(),
         };
         out.push(finding(
-            &checks::UNREAD_GROUP,
-            checks::UNREAD_GROUP.severity,
+            &checks::server_option_in_unread_group::CHECK,
+            checks::server_option_in_unread_group::CHECK.severity,
             format!(
                 "group [{group}] is not read by {target}{hint}: {count} option{} there {} no effect",
                 if count == 1 { "" } else { "s" },
@@ -388,7 +388,7 @@ fn binlog_needs_server_id(
         return;
     }
     out.push(finding(
-        &checks::INVALID_VALUE,
+        &checks::invalid_option_value::CHECK,
         Severity::Crit,
         format!(
             "the binary log is on (log_bin) but server_id is not set, and on {} it defaults to 0: the \
@@ -445,16 +445,18 @@ fn check_server_entry(
         };
         let check = match &j.reason {
             Reason::Unknown { suggestions } if e.loose && !suggestions.is_empty() => {
-                &checks::LOOSE_TYPO
+                &checks::loose_option_hides_typo::CHECK
             }
             Reason::Unknown { .. }
             | Reason::PluginNotLoaded { .. }
             | Reason::BuildDependent { .. }
-            | Reason::Introduced { .. } => &checks::UNKNOWN_OPTION,
-            Reason::Removed { .. } => &checks::REMOVED_OPTION,
-            Reason::Deprecated { .. } => &checks::DEPRECATED_OPTION,
-            Reason::Prefix { .. } | Reason::AmbiguousPrefix { .. } => &checks::NAME_PREFIX,
-            Reason::BadValue | Reason::Adjusted { .. } => &checks::INVALID_VALUE,
+            | Reason::Introduced { .. } => &checks::unknown_option::CHECK,
+            Reason::Removed { .. } => &checks::option_removed_in_target::CHECK,
+            Reason::Deprecated { .. } => &checks::option_deprecated::CHECK,
+            Reason::Prefix { .. } | Reason::AmbiguousPrefix { .. } => {
+                &checks::option_name_prefix::CHECK
+            }
+            Reason::BadValue | Reason::Adjusted { .. } => &checks::invalid_option_value::CHECK,
         };
         let variable = j
             .var
@@ -554,8 +556,8 @@ fn check_program_entry(
         },
     };
     out.push(finding(
-        &checks::UNREAD_GROUP,
-        checks::UNREAD_GROUP.severity,
+        &checks::server_option_in_unread_group::CHECK,
+        checks::server_option_in_unread_group::CHECK.severity,
         format!(
             "{} under [{}] is not applied: only {program} reads that group, and the server runs \
              with {} = {instead}; move it to [mysqld]",
@@ -577,8 +579,8 @@ fn check_client_entry(e: &OptionEntry, group: &str, catalog: &Catalog, out: &mut
         && info.sysvar
     {
         out.push(finding(
-            &checks::UNREAD_GROUP,
-            checks::UNREAD_GROUP.severity,
+            &checks::server_option_in_unread_group::CHECK,
+            checks::server_option_in_unread_group::CHECK.severity,
             format!(
                 "{} is a server option, but [{group}] is read by client programs only; move it to [mysqld]",
                 info.name
@@ -626,8 +628,8 @@ fn needs_another(effective: &ConfigFacts, catalog: &Catalog, out: &mut Vec<Findi
             .is_some_and(|v| !v.eq_ignore_ascii_case("off") && v != "0");
         if !on {
             out.push(finding(
-                &checks::WITHOUT_EFFECT,
-                checks::WITHOUT_EFFECT.severity,
+                &checks::option_without_effect::CHECK,
+                checks::option_without_effect::CHECK.severity,
                 format!(
                     "{} has no effect without {needed}, which is off: the server warns at start-up",
                     opt.name
@@ -661,8 +663,8 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             .or_else(|| effective.options.get("plugin_load"))
     {
         out.push(finding(
-            &checks::WITHOUT_EFFECT,
-            checks::WITHOUT_EFFECT.severity,
+            &checks::option_without_effect::CHECK,
+            checks::option_without_effect::CHECK.severity,
             "file_key_management is loaded without file_key_management_filename: the plugin fails to \
              initialize (\"file-key-management-filename is not set\"), so the server has no \
              encryption keys"
@@ -718,7 +720,7 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             )
         };
         out.push(finding(
-            &checks::INVALID_VALUE,
+            &checks::invalid_option_value::CHECK,
             severity,
             format!(
                 "InnoDB is turned off ({} = {}): {what}",
@@ -734,7 +736,7 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             && of != charset
         {
             out.push(finding(
-                &checks::INVALID_VALUE,
+                &checks::invalid_option_value::CHECK,
                 Severity::Crit,
                 format!(
                     "collation_server = {} is a collation of {of}, but the server's character set is {charset}{}: \
@@ -762,7 +764,7 @@ fn pairs(effective: &ConfigFacts, catalog: &Catalog, ctx: &LineContext, out: &mu
             && let Some(at) = at
         {
             out.push(finding(
-                &checks::INVALID_VALUE,
+                &checks::invalid_option_value::CHECK,
                 Severity::Warn,
                 format!("{low} ({a}) is above {high} ({b}): {what}"),
                 Some(at.location.clone()),
@@ -806,7 +808,7 @@ fn relative_includes(loaded: &LoadedFiles, catalog: &Catalog, out: &mut Vec<Find
                 continue;
             }
             out.push(finding(
-                &checks::SYNTAX_ERROR,
+                &checks::option_file_syntax_error::CHECK,
                 Severity::Warn,
                 format!(
                     "{path} is a relative path: the server resolves it against its working directory \
@@ -866,8 +868,8 @@ fn binlog_without_name(
     };
     if let Some(o) = unnamed {
         out.push(finding(
-            &checks::BINLOG_WITHOUT_NAME,
-            checks::BINLOG_WITHOUT_NAME.severity,
+            &checks::binary_log_without_basename::CHECK,
+            checks::binary_log_without_basename::CHECK.severity,
             format!(
                 "{} turns the binary log on without a name: its files are named after the host, and the server warns that replication breaks when the host is renamed; set log_bin = mysql-bin (or log_basename)",
                 if o.name == "flashback" { "flashback" } else { "log_bin without a value" }
@@ -911,7 +913,7 @@ fn duplicates(
                 None => "this line has no effect".to_string(),
             };
             let mut f = finding(
-                &checks::DUPLICATE_OPTION,
+                &checks::duplicate_option::CHECK,
                 Severity::Warn,
                 format!("{} is set again at {}: {what}", opt.name, opt.location),
                 Some(loc.clone()),

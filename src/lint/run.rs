@@ -17,8 +17,9 @@ use super::config::{Level, ProjectConfig, find_upward};
 use super::limits_file::Item;
 use super::suppress::{self, Suppression};
 use super::system::{FileKind, SystemFiles, classify};
-use super::{by_location, checks, finding, lint_loaded};
+use super::{by_location, finding, lint_loaded};
 use crate::catalog::Catalog;
+use crate::checks;
 use crate::cnf;
 use crate::facts::{Facts, HostFacts, SourceLocation};
 use crate::rules::expr::ast::{Expr, ExprKind, Func, Namespace};
@@ -262,8 +263,8 @@ fn apply_baseline(baseline: &Baseline, findings: Vec<Finding>, inputs: &[Input])
     let (mut kept, stale) = baseline.apply(findings, &linted, &read);
     for e in stale {
         kept.push(finding(
-            &checks::UNUSED_BASELINE_ENTRY,
-            checks::UNUSED_BASELINE_ENTRY.severity,
+            &checks::unused_baseline_entry::CHECK,
+            checks::unused_baseline_entry::CHECK.severity,
             format!(
                 "this baseline entry ({} in {}{}) matches no finding any more; remove it",
                 e.code,
@@ -330,8 +331,8 @@ fn lint_group(
         .iter()
         .map(|e| {
             let f = finding(
-                &checks::SYSTEM_FILE_SYNTAX,
-                checks::SYSTEM_FILE_SYNTAX.severity,
+                &checks::system_file_syntax_error::CHECK,
+                checks::system_file_syntax_error::CHECK.severity,
                 e.message.clone(),
                 Some(e.location.clone()),
                 None,
@@ -418,7 +419,7 @@ fn lint_group(
         // Upgrade pins, judged by the rules as if written (one plan).
         let pins: Vec<(String, String)> = found
             .iter()
-            .filter(|(f, _)| f.code == checks::DEFAULT_CHANGES.code)
+            .filter(|(f, _)| f.code == checks::default_changes_on_upgrade::CHECK.code)
             .filter_map(|(f, _)| Some((f.variable.clone()?, f.recommended.clone()?)))
             .collect();
         if !pins.is_empty() {
@@ -447,7 +448,7 @@ fn lint_group(
             });
             let mut upgrade: Vec<Finding> = Vec::new();
             found.retain(|(f, _)| {
-                if f.code == checks::DEFAULT_CHANGES.code {
+                if f.code == checks::default_changes_on_upgrade::CHECK.code {
                     upgrade.push(f.clone());
                     false
                 } else {
@@ -550,8 +551,8 @@ fn lint_group(
             s.codes.join(", ")
         };
         finding(
-            &checks::UNUSED_SUPPRESSION,
-            checks::UNUSED_SUPPRESSION.severity,
+            &checks::unused_suppression::CHECK,
+            checks::unused_suppression::CHECK.severity,
             format!("this `mytune: ignore` suppresses nothing here ({what}); remove it"),
             Some(s.location),
             None,

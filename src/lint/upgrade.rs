@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
-use super::{checks, finding};
+use super::finding;
 use crate::catalog::upgrade::{DefaultChange, flag_diff, same_value};
 use crate::catalog::{Catalog, Effect, LineContext, VarInfo, VarKind, parse_number, release_name};
+use crate::checks;
 use crate::cnf::{Document, Modifier, OptionEntry, server_groups};
 use crate::facts::{ConfigFacts, SourceLocation};
 use crate::rules::Finding;
@@ -256,8 +257,8 @@ pub fn default_findings(
                 }),
             };
             let mut f = finding(
-                &checks::DEFAULT_CHANGES,
-                checks::DEFAULT_CHANGES.severity,
+                &checks::default_changes_on_upgrade::CHECK,
+                checks::default_changes_on_upgrade::CHECK.severity,
                 format!("{what}{keep}"),
                 Some(SourceLocation {
                     file: file.to_path_buf(),
@@ -281,7 +282,7 @@ pub fn default_findings(
 pub fn defer_to_rules(upgrade: &mut [Finding], rules_on_pinned: &[Finding]) {
     for f in upgrade
         .iter_mut()
-        .filter(|f| f.code == checks::DEFAULT_CHANGES.code)
+        .filter(|f| f.code == checks::default_changes_on_upgrade::CHECK.code)
     {
         let Some(pinned) = f.recommended.clone() else {
             continue;
@@ -319,7 +320,7 @@ pub fn pin_defaults(
     let mut any = false;
     for f in findings
         .iter()
-        .filter(|f| f.code == checks::DEFAULT_CHANGES.code)
+        .filter(|f| f.code == checks::default_changes_on_upgrade::CHECK.code)
     {
         let Some(c) = changes
             .iter()
@@ -437,8 +438,8 @@ pub fn running_default_findings(
                 }
             };
             let mut f = finding(
-                &checks::DEFAULT_CHANGES,
-                checks::DEFAULT_CHANGES.severity,
+                &checks::default_changes_on_upgrade::CHECK,
+                checks::default_changes_on_upgrade::CHECK.severity,
                 message,
                 None,
                 Some(name.clone()),

@@ -1,9 +1,8 @@
 //! A check written in Rust rather than as a TOML rule: its identity and
-//! documentation. lint's structural checks, check's drift, skipped-part and
-//! error-log checks are all of this type, so the registry
-//! (`crate::registry`) lists, explains and documents them like rules. The
-//! type lives here, beside `Finding`, because both lint and check make
-//! findings of it.
+//! documentation. The checks themselves are the modules of `crate::checks`
+//! (one each); the registry (`crate::registry`) lists, explains and
+//! documents them like rules. The type lives here, beside `Finding`,
+//! because both lint and check make findings of it.
 
 use std::fmt;
 
@@ -11,18 +10,23 @@ use crate::facts::SourceLocation;
 use crate::rules::schema::Source;
 use crate::rules::{Confidence, Family, Finding, Severity};
 
-/// One built-in check: its identity and documentation.
+/// One built-in check: its identity. Its documentation is its module's doc
+/// comment ([`Check::summary`], [`Check::rationale`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
     pub code: crate::rules::Code,
     pub name: &'static str,
+    pub runs: Runs,
     /// Severity in the common case; a finding may be raised or lowered
     /// (e.g. a `loose-` option the server would only warn about).
     pub severity: Severity,
-    pub summary: &'static str,
-    pub rationale: &'static str,
     pub sources: &'static [&'static str],
 }
+
+// `DOCS`: (code, summary, rationale) of every module of `crate::checks`,
+// from its doc comment; written by build.rs (`build/builtin_checks.rs`),
+// which refuses a module without one.
+include!(concat!(env!("OUT_DIR"), "/builtin_check_docs.rs"));
 
 /// Where a built-in check runs: what `mytune rules` shows in its "applies"
 /// column and what the rule reference says.
@@ -36,13 +40,6 @@ pub enum Runs {
     Check,
     /// `mytune check`: the server's error log.
     ErrorLog,
-}
-
-/// One built-in check and where it runs: an entry of the registry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Builtin {
-    pub check: &'static Check,
-    pub runs: Runs,
 }
 
 impl Runs {
@@ -63,6 +60,23 @@ impl fmt::Display for Runs {
 }
 
 impl Check {
+    /// What the check finds, in one line (the first paragraph of its
+    /// module's doc comment, without the full stop).
+    pub fn summary(&self) -> &'static str {
+        self.doc().0
+    }
+
+    /// Why it matters and what to do (the rest of its doc comment).
+    pub fn rationale(&self) -> &'static str {
+        self.doc().1
+    }
+
+    fn doc(&self) -> (&'static str, &'static str) {
+        DOCS.iter()
+            .find(|(code, _, _)| self.code == *code)
+            .map_or(("", ""), |(_, summary, rationale)| (summary, rationale))
+    }
+
     /// A finding of this check (tagged `config`), with the check's rationale
     /// and sources; shared by lint's structural checks and check's drift.
     pub fn finding(
@@ -83,7 +97,7 @@ impl Check {
             current: None,
             recommended: None,
             location,
-            rationale: self.rationale.to_string(),
+            rationale: self.rationale().to_string(),
             sources: self.sources.iter().map(|url| Source::link(*url)).collect(),
             confidence: self.confidence(),
             fix: None,
@@ -111,8 +125,8 @@ impl Check {
             self.code,
             self.name,
             self.severity,
-            crate::wrap::fill(&format!("{}.", self.summary), w, ""),
-            crate::wrap::fill(self.rationale, w, "")
+            crate::wrap::fill(&format!("{}.", self.summary()), w, ""),
+            crate::wrap::fill(self.rationale(), w, "")
         );
         if !self.sources.is_empty() {
             s.push_str("\nsources:\n");
@@ -130,8 +144,8 @@ impl Check {
             "name": self.name,
             "family": "config",
             "severity": self.severity,
-            "summary": self.summary,
-            "rationale": self.rationale,
+            "summary": self.summary(),
+            "rationale": self.rationale(),
             "sources": self.sources,
         })
     }

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::articles::ARTICLES;
-use super::builtin_check::Builtin;
+use super::builtin_check::Check;
 use super::loader::RuleSet;
 use super::schema::Rule;
 
@@ -107,7 +107,7 @@ Recommendations are produced only by rules that fire.
 
 /// The full rule reference in Markdown: the built-in checks (`builtin`, in
 /// code order, from the registry) and the rules of `set`.
-pub fn markdown(set: &RuleSet, builtin: &[Builtin]) -> String {
+pub fn markdown(set: &RuleSet, builtin: &[&Check]) -> String {
     let mut s = String::new();
     s.push_str("# mytune rule reference\n\n");
     s.push_str(
@@ -118,11 +118,11 @@ pub fn markdown(set: &RuleSet, builtin: &[Builtin]) -> String {
         let _ = writeln!(
             s,
             "| [{}](#{}) | {} | {} | {} | {} (built in) |",
-            b.check.code,
-            b.check.code.to_ascii_lowercase(),
-            b.check.name,
-            b.check.severity,
-            b.check.family(),
+            b.code,
+            b.code.to_ascii_lowercase(),
+            b.name,
+            b.severity,
+            b.family(),
             b.runs
         );
     }
@@ -225,15 +225,14 @@ fn facts_markdown() -> String {
 }
 
 /// The built-in checks, as a section of the reference.
-fn builtin_markdown(builtin: &[Builtin]) -> String {
+fn builtin_markdown(builtin: &[&Check]) -> String {
     let mut s = String::from(
         "\n## Built-in checks\n\nChecks written in Rust rather than as rules: lint's checks of how the \
          server reads an option file, and check's comparison of the files with the running server, \
          the parts it could not collect and the server's error log. They are selected, skipped and \
          explained like rules.\n",
     );
-    for b in builtin {
-        let c = b.check;
+    for c in builtin {
         let _ = write!(s, "\n### {}\n\n", c.code);
         let _ = writeln!(
             s,
@@ -242,10 +241,10 @@ fn builtin_markdown(builtin: &[Builtin]) -> String {
             c.family(),
             c.severity,
             c.confidence(),
-            b.runs
+            c.runs
         );
-        let _ = writeln!(s, "{}.\n", c.summary);
-        let _ = writeln!(s, "{}\n", c.rationale);
+        let _ = writeln!(s, "{}.\n", c.summary());
+        let _ = writeln!(s, "{}\n", c.rationale());
         if !c.sources.is_empty() {
             s.push_str("- sources:\n");
             for src in c.sources {

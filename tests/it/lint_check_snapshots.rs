@@ -53,7 +53,10 @@ fn findings(dir: &Path) -> String {
 #[test]
 fn every_lint_check_has_a_fixture_whose_output_is_its_snapshot() {
     let mut failures = Vec::new();
-    for check in mytune::lint::checks::ALL {
+    let lint = mytune::checks::ALL
+        .iter()
+        .filter(|c| c.runs == mytune::rules::builtin_check::Runs::Lint);
+    for check in lint {
         let dir = fixtures().join(check.code.as_str());
         if !dir.is_dir() {
             failures.push(format!(

@@ -8,6 +8,7 @@ mod architecture;
 mod bench_knob_cost;
 mod bench_knob_wall;
 mod bench_tune_search;
+mod builtin_checks;
 mod catalog_dumps;
 mod catalog_facts;
 mod catalog_mariadb_live;
