@@ -6,7 +6,7 @@
 //! documented by adding its module to `src/checks/` and nowhere else.
 
 use crate::rules::builtin_check::Check;
-use crate::rules::{Family, Rule, RuleSet, Severity};
+use crate::rules::{Family, ModelEntry, Rule, RuleSet, Severity};
 
 /// Every built-in check, in code order: the modules of `src/checks/`.
 pub fn builtins() -> Vec<&'static Check> {
@@ -16,35 +16,36 @@ pub fn builtins() -> Vec<&'static Check> {
 /// An entry of the registry: a built-in check or a rule of the set.
 #[derive(Debug, Clone, Copy)]
 pub enum Entry<'a> {
-    Builtin(&'static Check),
+    /// A built-in check, with the rule set's model it may judge by.
+    Builtin(&'static Check, &'a [ModelEntry]),
     Rule(&'a Rule),
 }
 
 impl Entry<'_> {
     pub fn code(&self) -> &str {
         match self {
-            Entry::Builtin(b) => &b.code,
+            Entry::Builtin(b, _) => &b.code,
             Entry::Rule(r) => &r.code,
         }
     }
 
     pub fn name(&self) -> &str {
         match self {
-            Entry::Builtin(b) => b.name,
+            Entry::Builtin(b, _) => b.name,
             Entry::Rule(r) => &r.name,
         }
     }
 
     pub fn severity(&self) -> Severity {
         match self {
-            Entry::Builtin(b) => b.severity,
+            Entry::Builtin(b, _) => b.severity,
             Entry::Rule(r) => r.severity,
         }
     }
 
     pub fn family(&self) -> Family {
         match self {
-            Entry::Builtin(b) => b.family(),
+            Entry::Builtin(b, _) => b.family(),
             Entry::Rule(r) => r.family,
         }
     }
@@ -53,7 +54,7 @@ impl Entry<'_> {
     /// versions of a rule, the command a built-in check runs in.
     pub fn applies(&self) -> String {
         match self {
-            Entry::Builtin(b) => format!("{} (built in)", b.runs),
+            Entry::Builtin(b, _) => format!("{} (built in)", b.runs),
             Entry::Rule(r) => r.applies.to_string(),
         }
     }
@@ -61,7 +62,7 @@ impl Entry<'_> {
     /// `mytune explain CODE` as text, wrapped to `width`.
     pub fn explain(&self, width: u16) -> String {
         match self {
-            Entry::Builtin(b) => b.explain(width),
+            Entry::Builtin(b, model) => b.explain(width, model),
             Entry::Rule(r) => crate::rules::docs::explain(r, width),
         }
     }
@@ -69,8 +70,8 @@ impl Entry<'_> {
     /// `mytune explain CODE --format json`.
     pub fn to_json(&self) -> serde_json::Value {
         match self {
-            Entry::Builtin(b) => {
-                let mut v = b.to_json();
+            Entry::Builtin(b, model) => {
+                let mut v = b.to_json(model);
                 v["runs"] = b.runs.as_str().into();
                 v
             }
@@ -88,7 +89,7 @@ impl Entry<'_> {
             "applies": self.applies(),
         });
         match self {
-            Entry::Builtin(b) => {
+            Entry::Builtin(b, _) => {
                 v["builtin"] = true.into();
                 v["runs"] = b.runs.as_str().into();
                 v["tags"] = serde_json::json!(["config"]);
@@ -116,7 +117,7 @@ impl<'a> Registry<'a> {
     pub fn entries(&self) -> Vec<Entry<'a>> {
         builtins()
             .into_iter()
-            .map(Entry::Builtin)
+            .map(|b| Entry::Builtin(b, self.rules.model()))
             .chain(self.rules.rules().iter().map(Entry::Rule))
             .collect()
     }
@@ -129,7 +130,7 @@ impl<'a> Registry<'a> {
         builtins()
             .into_iter()
             .find(|b| b.code.eq_ignore_ascii_case(key) || b.name.eq_ignore_ascii_case(key))
-            .map(Entry::Builtin)
+            .map(|b| Entry::Builtin(b, self.rules.model()))
     }
 
     /// Whether `--only`/`--skip` can select `key`: an entry's code or name,
@@ -172,9 +173,15 @@ mod tests {
                 "{code}: two entries share it"
             );
             assert!(!e.name().is_empty(), "{code}: no name");
-            if let Entry::Builtin(b) = e {
+            if let Entry::Builtin(b, _) = e {
                 assert!(!b.summary().trim().is_empty(), "{code}: no summary");
                 assert!(!b.rationale().trim().is_empty(), "{code}: no rationale");
+                for name in b.models {
+                    assert!(
+                        b.models(set.model()).any(|m| m.name == *name),
+                        "{code}: judges by model.{name}, which the rule set does not define"
+                    );
+                }
             }
             assert_eq!(
                 registry.get(code).map(|g| g.name().to_string()),

@@ -22,14 +22,41 @@ use crate::checks;
 use crate::facts::ServerFacts;
 use crate::facts::errorlog::{ErrorLogFacts, ErrorLogStatus, OptionWarningKind, StopKind};
 use crate::rules::builtin_check::Check;
-use crate::rules::{Finding, Severity};
+use crate::rules::{EvalInput, Finding, RuleSet, Severity};
 use crate::target::{Flavor, Version};
 use crate::units;
 
-/// Failed logins from this many on are an info finding.
-pub const ACCESS_DENIED_INFO_COUNT: u64 = 5;
-/// This many failed logins within one minute are a burst (warn).
-pub const ACCESS_DENIED_BURST_PER_MINUTE: u64 = 20;
+/// MT019's thresholds: the rule set's model entries (rules/security.toml)
+/// the check names in `models`, so they are kept, shown and changed with
+/// the rules rather than in code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailedLogins {
+    /// Failed logins from this many on are an info finding.
+    pub noted: u64,
+    /// This many within one minute are a burst (warn).
+    pub burst_per_minute: u64,
+}
+
+impl FailedLogins {
+    /// From `rules`' model on these facts; an entry missing, or not a whole
+    /// number, is an error naming it.
+    pub fn from_rules(rules: &RuleSet, input: &EvalInput) -> Result<FailedLogins, String> {
+        use checks::access_denied_burst::{BURST_PER_MINUTE, NOTED};
+        let number = |name: &str| {
+            rules
+                .model_number(name, input)
+                .filter(|n| *n >= 1.0 && n.fract() == 0.0)
+                .map(|n| n as u64)
+                .ok_or_else(|| {
+                    format!("model.{name}: MT019 needs it as a whole number of at least 1")
+                })
+        };
+        Ok(FailedLogins {
+            noted: number(NOTED)?,
+            burst_per_minute: number(BURST_PER_MINUTE)?,
+        })
+    }
+}
 
 /// What the findings need beyond the log.
 #[derive(Debug, Clone, Default)]
@@ -39,6 +66,9 @@ pub struct Context {
     pub reported_options: BTreeSet<String>,
     /// Another finding (MT801) already gives the LimitNOFILE value.
     pub nofile_recommended_by: Option<crate::rules::Code>,
+    /// MT019's thresholds; without them (a rule set lacking the entries)
+    /// failed logins are not judged.
+    pub failed_logins: Option<FailedLogins>,
 }
 
 /// Is the log evidence about this server's current run?
@@ -182,9 +212,10 @@ pub fn findings(server: &ServerFacts, ctx: &Context) -> Vec<Finding> {
 
     // MT019.
     if let Some(ad) = &ev.access_denied
-        && ad.count >= ACCESS_DENIED_INFO_COUNT
+        && let Some(limits) = ctx.failed_logins
+        && ad.count >= limits.noted
     {
-        let burst = ad.peak_per_minute >= ACCESS_DENIED_BURST_PER_MINUTE;
+        let burst = ad.peak_per_minute >= limits.burst_per_minute;
         let since = if log.current_start.is_some() {
             "since the server started".to_string()
         } else {

@@ -72,6 +72,9 @@ pub enum CheckError {
     OptionFile(String),
     #[error("{0}")]
     Upgrade(String),
+    /// The rule set lacks what a built-in check judges by.
+    #[error("the rule set: {0}")]
+    Rules(String),
 }
 
 /// Judge one server: the rules as one plan, drift against the option files,
@@ -141,6 +144,10 @@ pub fn run(settings: &Settings, input: Input) -> Result<Checked, CheckError> {
             .iter()
             .find(|f| f.code == NOFILE_RULE && settings.selection.keeps_finding(f))
             .map(|f| f.code.clone()),
+        failed_logins: Some(
+            errorlog::FailedLogins::from_rules(settings.rules, &EvalInput::new(&facts, &profile))
+                .map_err(CheckError::Rules)?,
+        ),
     };
     findings.extend(errorlog::findings(server, &log_ctx));
     if let Some(to) = settings.upgrade_to {

@@ -13,6 +13,7 @@ pub const CHECK: Check = Check {
     name: "binary-log-without-basename",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://mariadb.com/kb/en/replication-and-binary-log-system-variables/#log_bin",
         "https://mariadb.com/kb/en/mariadbd-options/#-log-basename",

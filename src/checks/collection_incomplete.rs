@@ -15,6 +15,7 @@ pub const CHECK: Check = Check {
     name: "collection-incomplete",
     runs: Runs::Check,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/privileges-provided.html",
     ],

@@ -16,6 +16,7 @@ pub const CHECK: Check = Check {
     name: "default-changes-on-upgrade",
     runs: Runs::Lint,
     severity: Severity::Info,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.4/en/mysql-nutshell.html",
     ],

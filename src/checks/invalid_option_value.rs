@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "invalid-option-value",
     runs: Runs::Lint,
     severity: Severity::Crit,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html",
     ],

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "loose-option-hides-typo",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html",
     ],

@@ -15,6 +15,7 @@ pub const CHECK: Check = Check {
     name: "open-files-limit-capped",
     runs: Runs::ErrorLog,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://mariadb.com/kb/en/error-log/",
         "https://dev.mysql.com/doc/refman/8.0/en/error-log.html",

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "option-deprecated",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html",
     ],

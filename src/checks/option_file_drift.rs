@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "option-file-drift",
     runs: Runs::CheckConfig,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/set-variable.html",
         "https://mariadb.com/kb/en/set/",

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "option-file-syntax-error",
     runs: Runs::Lint,
     severity: Severity::Crit,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/option-files.html",
         "https://mariadb.com/kb/en/configuring-mariadb-with-option-files/",

@@ -14,6 +14,7 @@ pub const CHECK: Check = Check {
     name: "option-ignored-at-startup",
     runs: Runs::ErrorLog,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://mariadb.com/kb/en/error-log/",
         "https://dev.mysql.com/doc/refman/8.0/en/error-log.html",

@@ -13,6 +13,7 @@ pub const CHECK: Check = Check {
     name: "option-name-prefix",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://mariadb.com/kb/en/mariadbd-options/",
         "https://dev.mysql.com/worklog/task/?id=6978",

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "option-removed-in-target",
     runs: Runs::Lint,
     severity: Severity::Crit,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/added-deprecated-removed.html",
         "https://mariadb.com/kb/en/server-system-variables/",

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "option-unknown-to-server",
     runs: Runs::CheckConfig,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html",
         "https://dev.mysql.com/doc/refman/8.0/en/option-files.html",

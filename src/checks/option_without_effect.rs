@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "option-without-effect",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://mariadb.com/kb/en/binary-log/",
     ],

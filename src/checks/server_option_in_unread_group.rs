@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "server-option-in-unread-group",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/option-files.html",
         "https://mariadb.com/kb/en/configuring-mariadb-with-option-files/",

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "system-file-syntax-error",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://man7.org/linux/man-pages/man5/sysctl.conf.5.html",
         "https://man7.org/linux/man-pages/man5/limits.conf.5.html",

@@ -13,6 +13,7 @@ pub const CHECK: Check = Check {
     name: "unknown-option",
     runs: Runs::Lint,
     severity: Severity::Crit,
+    models: &[],
     sources: &[
         "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html",
         "https://dev.mysql.com/doc/refman/8.0/en/option-files.html",

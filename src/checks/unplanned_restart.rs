@@ -15,6 +15,7 @@ pub const CHECK: Check = Check {
     name: "unplanned-restart",
     runs: Runs::ErrorLog,
     severity: Severity::Crit,
+    models: &[],
     sources: &[
         "https://mariadb.com/kb/en/error-log/",
         "https://dev.mysql.com/doc/refman/8.0/en/error-log.html",

@@ -12,6 +12,7 @@ pub const CHECK: Check = Check {
     name: "unused-baseline-entry",
     runs: Runs::Lint,
     severity: Severity::Warn,
+    models: &[],
     sources: &[
         "https://docs.astral.sh/ruff/rules/unused-noqa/",
     ],

@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::facts::SourceLocation;
+use crate::rules::ModelEntry;
 use crate::rules::schema::Source;
 use crate::rules::{Confidence, Family, Finding, Severity};
 
@@ -20,6 +21,10 @@ pub struct Check {
     /// Severity in the common case; a finding may be raised or lowered
     /// (e.g. a `loose-` option the server would only warn about).
     pub severity: Severity,
+    /// The rule set's `[model]` entries the check judges by (thresholds
+    /// kept with the rules, not in code); `explain` and the reference show
+    /// their values.
+    pub models: &'static [&'static str],
     pub sources: &'static [&'static str],
 }
 
@@ -117,8 +122,16 @@ impl Check {
         Confidence::High
     }
 
-    /// `mytune explain MT00x`, in the layout of a rule's explanation.
-    pub fn explain(&self, width: u16) -> String {
+    /// The entries of `model` (a rule set's) this check judges by.
+    pub fn models<'m>(&self, model: &'m [ModelEntry]) -> impl Iterator<Item = &'m ModelEntry> {
+        model
+            .iter()
+            .filter(|m| self.models.contains(&m.name.as_str()))
+    }
+
+    /// `mytune explain MT00x`, in the layout of a rule's explanation, with
+    /// the values of the `model` entries it judges by.
+    pub fn explain(&self, width: u16, model: &[ModelEntry]) -> String {
         let w = usize::from(width);
         let mut s = format!(
             "{} {}\nfamily: config (built in, not a TOML rule) · severity: {}\n\n{}\n\n{}\n",
@@ -128,6 +141,14 @@ impl Check {
             crate::wrap::fill(&format!("{}.", self.summary()), w, ""),
             crate::wrap::fill(self.rationale(), w, "")
         );
+        for (i, m) in self.models(model).enumerate() {
+            if i == 0 {
+                s.push('\n');
+            }
+            let line = format!("  model {} = {} ({})", m.name, m.text, m.location);
+            s.push_str(&crate::wrap::fill(&line, w, "    "));
+            s.push('\n');
+        }
         if !self.sources.is_empty() {
             s.push_str("\nsources:\n");
             for u in self.sources {
@@ -138,7 +159,11 @@ impl Check {
         s
     }
 
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(&self, model: &[ModelEntry]) -> serde_json::Value {
+        let models: serde_json::Map<String, serde_json::Value> = self
+            .models(model)
+            .map(|m| (m.name.clone(), m.text.clone().into()))
+            .collect();
         serde_json::json!({
             "code": self.code,
             "name": self.name,
@@ -146,6 +171,7 @@ impl Check {
             "severity": self.severity,
             "summary": self.summary(),
             "rationale": self.rationale(),
+            "models": models,
             "sources": self.sources,
         })
     }

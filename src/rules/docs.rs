@@ -146,7 +146,7 @@ pub fn markdown(set: &RuleSet, builtin: &[&Check]) -> String {
         let _ = writeln!(s, "- `{name}`: {what}");
     }
     s.push_str(&articles_markdown());
-    s.push_str(&builtin_markdown(builtin));
+    s.push_str(&builtin_markdown(builtin, set.model()));
     s.push_str("\n## Rules\n");
     for r in set.rules() {
         let _ = write!(s, "\n### {}\n\n", r.code);
@@ -225,7 +225,7 @@ fn facts_markdown() -> String {
 }
 
 /// The built-in checks, as a section of the reference.
-fn builtin_markdown(builtin: &[&Check]) -> String {
+fn builtin_markdown(builtin: &[&Check], model: &[super::ModelEntry]) -> String {
     let mut s = String::from(
         "\n## Built-in checks\n\nChecks written in Rust rather than as rules: lint's checks of how the \
          server reads an option file, and check's comparison of the files with the running server, \
@@ -245,6 +245,9 @@ fn builtin_markdown(builtin: &[&Check]) -> String {
         );
         let _ = writeln!(s, "{}.\n", c.summary());
         let _ = writeln!(s, "{}\n", c.rationale());
+        for m in c.models(model) {
+            let _ = writeln!(s, "- model `{}` = `{}`", m.name, m.text);
+        }
         if !c.sources.is_empty() {
             s.push_str("- sources:\n");
             for src in c.sources {

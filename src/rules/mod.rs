@@ -28,6 +28,6 @@ pub mod template;
 pub use code::Code;
 pub use evaluate::{Defaults, EvalInput};
 pub use finding::{Evaluation, Finding, Fix, LineEdit, NotApplicable, Recommendation, Withheld};
-pub use loader::{RuleError, RuleErrors, RuleSet};
+pub use loader::{ModelEntry, RuleError, RuleErrors, RuleSet};
 pub use profile::{Durability, Observability, Profile, Workload};
 pub use schema::{Confidence, Family, Rule, Setting, Severity};

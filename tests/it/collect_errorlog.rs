@@ -11,7 +11,7 @@ use mytune::facts::Facts;
 use mytune::facts::errorlog::{
     ChangedLimit, ErrorLogFacts, ErrorLogStatus, OptionWarningKind, StopKind,
 };
-use mytune::rules::Severity;
+use mytune::rules::{EvalInput, Profile, RuleSet, Severity};
 
 fn fixture(name: &str) -> String {
     let path = format!(
@@ -292,6 +292,14 @@ fn absent_unreadable_and_stderr_logs_are_notes_not_findings() {
     }
 }
 
+/// MT019's thresholds as `mytune check` reads them: the built-in rule
+/// set's model.
+fn builtin_thresholds(facts: &Facts) -> errorlog::FailedLogins {
+    let rules = RuleSet::builtin().unwrap();
+    let profile = Profile::default();
+    errorlog::FailedLogins::from_rules(&rules, &EvalInput::new(facts, &profile)).unwrap()
+}
+
 fn fixture_snapshot() -> String {
     let dir = format!("{}/tests/fixtures/snapshots", env!("CARGO_MANIFEST_DIR"));
     let mut names: Vec<_> = std::fs::read_dir(&dir)
@@ -328,8 +336,12 @@ fn findings_from_a_parsed_mysql_log() {
         events: parsed.events,
         ..ErrorLogFacts::default()
     });
+    let ctx = Context {
+        failed_logins: Some(builtin_thresholds(&facts)),
+        ..Context::default()
+    };
     let server = facts.server.as_ref().unwrap();
-    let f = errorlog::findings(server, &Context::default());
+    let f = errorlog::findings(server, &ctx);
     let by = |code: &str, sev: Severity| {
         f.iter()
             .find(|x| x.code == code && x.severity == sev)
@@ -408,6 +420,7 @@ fn findings_from_a_parsed_mysql_log() {
     let ctx = Context {
         reported_options: ["group_replication_group_name".to_string()].into(),
         nofile_recommended_by: Some("MT801".into()),
+        failed_logins: Some(builtin_thresholds(&facts)),
     };
     let f = errorlog::findings(server, &ctx);
     assert!(

@@ -491,3 +491,34 @@ fn minimise_rule_fixtures() {
         );
     }
 }
+
+/// MT019 judges by the rule set's model, not by numbers in code: the same
+/// log (27 failed logins, 25 within one minute) is a burst with the
+/// built-in thresholds, a note when a burst needs 30 a minute, and nothing
+/// when 30 failed logins are needed at all.
+#[test]
+fn failed_login_thresholds_are_the_rule_sets_model() {
+    let fixture = Fixture::read(&fixtures().join("MT019")).unwrap();
+    let with_model = |noted: &str, burst: &str| {
+        let files: Vec<(PathBuf, String)> = mytune::rules::builtin::BUILTIN_RULE_FILES
+            .iter()
+            .map(|(path, text)| {
+                let text = text
+                    .replace(
+                        "failed_logins_noted = \"5\"",
+                        &format!("failed_logins_noted = \"{noted}\""),
+                    )
+                    .replace(
+                        "failed_logins_burst_per_minute = \"20\"",
+                        &format!("failed_logins_burst_per_minute = \"{burst}\""),
+                    );
+                (PathBuf::from(path), text)
+            })
+            .collect();
+        let set = RuleSet::from_sources(&files, &[]).expect("the edited rules load");
+        output(&set, "MT019", &fixture).unwrap()
+    };
+    assert!(with_model("5", "20").starts_with("MT019 warn/high | 27 failed logins"));
+    assert!(with_model("5", "30").starts_with("MT019 info/high | 27 failed logins"));
+    assert_eq!(with_model("30", "30"), "");
+}
