@@ -93,7 +93,8 @@ fn broken_rule_file_exits_2_with_one_located_line() {
     let path = dir.path().join("broken.toml");
     std::fs::write(
         &path,
-        "[[rule]]\ncode = \"MT901\"\nname = \"x-y\"\nfamily = \"compat\"\nseverity = \"warn\"\nwhen = \"host.cpus > \"\nmessage = \"m\"\nrationale = \"r\"\n",
+        "[[rule]]\ncode = \"MT901\"\nname = \"x-y\"\nfamily = \"compat\"\nseverity = \"warn\"\nwhen = \"host.cpus > \"\nmessage = \"m\"\nrationale = \"r\"\n\
+         [[rule.sources]]\ntitle = \"t\"\n",
     )
     .unwrap();
     for cmd in [&["rules"][..], &["explain", "MT101"][..]] {
@@ -115,8 +116,8 @@ fn broken_rule_file_exits_2_with_one_located_line() {
 }
 
 /// A file with several broken rules reports every one, and each rule every
-/// mistake of its head (code, labels, applies) with the first of its body,
-/// each on its own located line (cargo-deny's model).
+/// mistake of its head (code, labels, applies) and of its body, each on
+/// its own located line (cargo-deny's model).
 #[test]
 fn every_broken_rule_of_a_file_is_reported_at_once() {
     let dir = tempfile::tempdir().unwrap();

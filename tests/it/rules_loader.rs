@@ -418,3 +418,61 @@ fn a_model_that_expands_too_deep_is_refused_not_a_stack_overflow() {
     assert!(e.contains("model.d3 expands to 181 levels"), "{e}");
     assert!(e.contains("more than 128 levels"), "{e}");
 }
+
+#[test]
+fn every_mistake_in_a_rules_body_is_reported_at_once() {
+    let text = r#"[[rule]]
+code = "MT901"
+name = "x-y"
+family = "compat"
+severity = "warn"
+when = "let.ratio + host.cpus"
+message = "{rec.max_connections} for {let.ratio:pct} on {host.cpus:mb} CPUs"
+rationale = " "
+[rule.let]
+ratio = "status.threads_connected /"
+[[rule.recommend]]
+variable = "max connections"
+value = "let.ratio * 2"
+[[rule.recommend]]
+variable = "thread_cache_size"
+value = "16"
+profile = { durability = "loose" }
+[[rule.sources]]
+section = "2"
+[[rule.sources]]
+title = "a test"
+"#;
+    // Each part of the body on its own line, in the loader's order (lets,
+    // condition, recommendations, message, rationale, sources). The broken
+    // let and variable are not reported again where they are used.
+    let expected = [
+        "DIR/b.toml:10:36: expected a value, found the end of the expression",
+        "DIR/b.toml:6:9: type error: 'when' must be a condition, found a number",
+        "DIR/b.toml:12:12: 'max connections' is not a variable name",
+        "DIR/b.toml:17:26: unknown durability 'loose' (expected strict or relaxed)",
+        "DIR/b.toml:7:68: unknown format ':mb' (expected size, pct or int)",
+        "DIR/b.toml:8:13: the rationale is empty",
+        "DIR/b.toml:18:1: a source needs an article, a title or a url",
+    ];
+    let e = error(&[("b.toml", text)]);
+    assert_eq!(e.lines().collect::<Vec<_>>(), expected, "{e}");
+}
+
+/// A let that does not check is one error, not one more at each use (the
+/// condition, a value, its `offer_if` and `withheld`, the message).
+#[test]
+fn a_broken_let_is_one_error_not_one_per_use() {
+    let text = rule("MT901", "x-y", "compat", "let.n > 1 && let.n < 2", "")
+        .replace(
+            "rationale = \"because\"\n",
+            "rationale = \"because\"\n[rule.let]\nn = \"host.cpus +\"\n\
+         [[rule.recommend]]\nvariable = \"max_connections\"\nvalue = \"let.n * 2\"\n\
+         offer_if = \"let.n > 4\"\nwithheld = \"n is {let.n}\"\n",
+        )
+        .replace("something is off", "n is {let.n:int}");
+    assert_eq!(
+        error(&[("l.toml", &text)]),
+        "DIR/l.toml:10:17: expected a value, found the end of the expression"
+    );
+}

@@ -17,6 +17,9 @@ pub struct CheckEnv<'a> {
     pub lets: Option<&'a BTreeMap<String, Type>>,
     /// `rec.NAME`: the variables the rule recommends (message templates).
     pub recs: Option<&'a BTreeSet<String>>,
+    /// Whether `rec.` takes any name: a recommended variable that did not
+    /// load is one error, not one more at each `rec.` naming it.
+    pub any_rec: bool,
     /// `model.NAME`: the catalog's shared model entries defined so far.
     pub models: Option<&'a BTreeMap<String, Type>>,
 }
@@ -168,7 +171,7 @@ fn fact_type(e: &Expr, r: &FactRef, env: &CheckEnv) -> Result<Type, ExprError> {
             )),
         },
         Namespace::Rec => match env.recs {
-            Some(recs) if recs.contains(&r.name) => Ok(Type::Dyn),
+            Some(recs) if env.any_rec || recs.contains(&r.name) => Ok(Type::Dyn),
             Some(_) => Err(ExprError::new(
                 e.span,
                 format!("unknown name '{r}': the rule recommends no '{}'", r.name),

@@ -304,6 +304,7 @@ fn lets_and_recs_resolve_in_their_environments() {
     let env = CheckEnv {
         lets: Some(&lets),
         recs: Some(&recs),
+        any_rec: false,
         models: None,
     };
     assert!(compile("let.per_thread * 2 > rec.max_connections", &env).is_ok());
