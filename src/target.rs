@@ -64,6 +64,42 @@ pub struct FlavorTraits {
     /// of an option file is read (unique prefixes, plugin option sets,
     /// values checked at start-up). A fork names the dialect it inherits.
     pub dialect: Dialect,
+    /// The oldest release (major, minor) the oldest catalog may stand in
+    /// for: older servers are too different (MySQL 5.0, MariaDB 5.1 and
+    /// their Percona builds are the oldest still met).
+    pub oldest_stand_in: (u32, u32),
+    /// How a statement's run time is bounded, from which release: the
+    /// collector's data-size query carries it, so a slow
+    /// information_schema cannot hold the check (older servers have only
+    /// the read timeout). MySQL 5.7.8 added `MAX_EXECUTION_TIME`
+    /// (Optimizer Hints, MySQL 5.7 Reference Manual); MariaDB 10.1.2
+    /// `SET STATEMENT`, with which `max_statement_time` (10.1.1) bounds one
+    /// statement ("SET STATEMENT", MariaDB Knowledge Base).
+    pub time_box: (TimeBox, Version),
+    /// The release from which `log_error_verbosity` (3: notes, so failed
+    /// logins) rules the error log instead of `log_warnings` (2 and up log
+    /// failed logins): MySQL 5.7.2 (Server System Variables). `None`: the
+    /// server keeps `log_warnings` (MariaDB).
+    pub error_verbosity_since: Option<Version>,
+    /// From this release `mysql.user` has `account_locked` and an
+    /// `authentication_string` only: MySQL 5.7.6 added the column and
+    /// dropped `Password` (MySQL 5.7 Release Notes, 5.7.6).
+    pub account_locked_since: Option<Version>,
+    /// `mysql.user` has `is_role` (MariaDB's roles are rows of it).
+    pub roles_in_user_table: bool,
+    /// From this release the accounts are JSON rows of `mysql.global_priv`
+    /// and `mysql.user` is a view: MariaDB 10.4 ("mysql.global_priv Table",
+    /// MariaDB Knowledge Base).
+    pub global_priv_since: Option<Version>,
+}
+
+/// How a server bounds one statement's run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeBox {
+    /// The optimizer hint `/*+ MAX_EXECUTION_TIME(ms) */` (MySQL).
+    ExecutionTimeHint,
+    /// `SET STATEMENT max_statement_time = s FOR ...` (MariaDB).
+    StatementTime,
 }
 
 /// The two option parsers the servers descend from.
@@ -103,6 +139,12 @@ const MYSQL: FlavorTraits = FlavorTraits {
     removed_options_are_noops: false,
     includes_relative_to_cwd: false,
     dialect: Dialect::Mysql,
+    oldest_stand_in: (5, 0),
+    time_box: (TimeBox::ExecutionTimeHint, Version::new(5, 7, 8)),
+    error_verbosity_since: Some(Version::new(5, 7, 2)),
+    account_locked_since: Some(Version::new(5, 7, 6)),
+    roles_in_user_table: false,
+    global_priv_since: None,
 };
 
 pub const TRAITS: [FlavorTraits; 4] = [
@@ -121,6 +163,12 @@ pub const TRAITS: [FlavorTraits; 4] = [
         removed_options_are_noops: true,
         includes_relative_to_cwd: true,
         dialect: Dialect::Mariadb,
+        oldest_stand_in: (5, 1),
+        time_box: (TimeBox::StatementTime, Version::new(10, 1, 2)),
+        error_verbosity_since: None,
+        account_locked_since: None,
+        roles_in_user_table: true,
+        global_priv_since: Some(Version::new(10, 4, 0)),
     },
     // Percona Server and PXC package and read their files as MySQL does.
     FlavorTraits {
@@ -135,6 +183,7 @@ pub const TRAITS: [FlavorTraits; 4] = [
         name: "pxc",
         product: "Percona XtraDB Cluster",
         aliases: &["percona-xtradb-cluster"],
+        oldest_stand_in: (5, 5),
         ..MYSQL
     },
 ];

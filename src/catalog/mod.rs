@@ -99,9 +99,6 @@ struct Series {
 // build.rs from the files there (a new series is its file).
 include!(concat!(env!("OUT_DIR"), "/catalog_series.rs"));
 
-const MARIADB_PLUGINS_FILE: &str = "mariadb-10.11-plugins.tsv";
-const MARIADB_PLUGINS: &str = include_str!("../../data/catalog/mariadb-10.11-plugins.tsv");
-
 static LOADED: [OnceLock<Result<Catalog, CatalogError>>; SERIES_COUNT] =
     [const { OnceLock::new() }; SERIES_COUNT];
 
@@ -147,14 +144,10 @@ impl Catalog {
             supported: Catalog::supported().iter().map(Target::to_string).collect(),
         };
         // Older than this is too different from the oldest catalog to stand
-        // in for it (MySQL 5.0, MariaDB 5.1 and their Percona builds are
-        // the oldest servers still met; [`Catalog::stand_in_note`] says when
-        // an older catalog stands in).
-        let oldest = match t.flavor {
-            Flavor::Mysql | Flavor::Percona => key(5, 0),
-            Flavor::Mariadb => key(5, 1),
-            Flavor::Pxc => key(5, 5),
-        };
+        // in for it ([`Catalog::stand_in_note`] says when an older catalog
+        // stands in).
+        let (major, minor) = t.flavor.traits().oldest_stand_in;
+        let oldest = key(major, minor);
         if want < oldest {
             return Err(unsupported());
         }
@@ -231,11 +224,12 @@ impl Catalog {
 
     fn load(s: &Series) -> Result<Catalog, CatalogError> {
         let (mut vars, header) = parse::parse_catalog(s.file, s.data)?;
-        // MariaDB's plugin libraries and the options each adds, asked of
-        // the installed 10.11.19 (10.6 and 11.4 ship the same plugins; as
-        // with the other probed facts, their own servers were not asked).
-        if s.flavor == Flavor::Mariadb {
-            let (plugins, _) = parse::parse_catalog(MARIADB_PLUGINS_FILE, MARIADB_PLUGINS)?;
+        // The plugin libraries and the options each adds, as the probed
+        // server that stands in for this series reported them (as with the
+        // other probed facts, the series' own server may not have been
+        // asked).
+        if let Some((file, data)) = server_facts::probe_for(s.target()).and_then(|p| p.plugins) {
+            let (plugins, _) = parse::parse_catalog(file, data)?;
             for p in plugins {
                 if !vars.iter().any(|v| v.name == p.name) {
                     vars.push(p);

@@ -61,6 +61,10 @@ pub(in crate::catalog) struct Probe {
     /// The series of the flavor its answers stand for: every series from
     /// this one on (a later series no catalog knows yet included).
     pub stands_in_from: (u32, u32),
+    /// The plugin libraries it ships and the options each adds (file name,
+    /// table): added to the catalog of every series it stands in for, so
+    /// a built-in or loadable plugin's options are known.
+    pub plugins: Option<(&'static str, &'static str)>,
 }
 
 /// Every probe, and the series each stands in for: one row per server
@@ -75,6 +79,11 @@ pub(in crate::catalog) const PROBES: &[Probe] = &[
         flavor: Flavor::Mariadb,
         table: MARIADB_10_11,
         stands_in_from: (10, 4),
+        // 10.6 and 11.4 ship the same plugins.
+        plugins: Some((
+            "mariadb-10.11-plugins.tsv",
+            include_str!("../../data/catalog/mariadb-10.11-plugins.tsv"),
+        )),
     },
 ];
 

@@ -23,7 +23,6 @@ use crate::facts::ServerFacts;
 use crate::facts::errorlog::{ErrorLogFacts, ErrorLogStatus, OptionWarningKind, StopKind};
 use crate::rules::builtin_check::Check;
 use crate::rules::{EvalInput, Finding, RuleSet, Severity};
-use crate::target::{Flavor, Version};
 use crate::units;
 
 /// MT019's thresholds: the rule set's model entries (rules/security.toml)
@@ -343,17 +342,30 @@ fn finding(
     f
 }
 
+/// The variable that decides whether this server logs failed logins, and
+/// the value from which it does: `log_error_verbosity` 3 where it rules the
+/// error log, else `log_warnings` 2 (the flavor table's
+/// `error_verbosity_since`).
+fn failed_login_setting(server: &ServerFacts) -> (&'static str, u64) {
+    let verbosity = server
+        .flavor
+        .traits()
+        .error_verbosity_since
+        .is_some_and(|v| server.version >= v)
+        && server.variables.contains_key("log_error_verbosity");
+    if verbosity {
+        ("log_error_verbosity", 3)
+    } else {
+        ("log_warnings", 2)
+    }
+}
+
 /// Are failed logins written to the error log by this server's settings?
 /// `None` when the variables do not tell.
 pub fn logs_access_denied(server: &ServerFacts) -> Option<bool> {
-    let num = |n: &str| server.variables.get(n).and_then(|v| v.parse::<u64>().ok());
-    if server.flavor != Flavor::Mariadb
-        && server.version >= Version::new(5, 7, 2)
-        && let Some(v) = num("log_error_verbosity")
-    {
-        return Some(v >= 3);
-    }
-    num("log_warnings").map(|v| v >= 2)
+    let (name, from) = failed_login_setting(server);
+    let value = server.variables.get(name)?.parse::<u64>().ok()?;
+    Some(value >= from)
 }
 
 /// One sentence for `check -v`: what was read of the error log, or why
@@ -403,11 +415,10 @@ pub fn note(server: &ServerFacts) -> String {
         }
     };
     if log.status == ErrorLogStatus::Read && logs_access_denied(server) == Some(false) {
-        s.push_str(if server.flavor == Flavor::Mariadb {
-            "; failed logins are not logged (log_warnings below 2)"
-        } else {
-            "; failed logins are not logged (log_error_verbosity below 3)"
-        });
+        let (name, from) = failed_login_setting(server);
+        s.push_str(&format!(
+            "; failed logins are not logged ({name} below {from})"
+        ));
     }
     s
 }

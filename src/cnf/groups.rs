@@ -53,6 +53,20 @@ pub fn client_groups(flavor: Flavor, extra: &[&str]) -> Vec<String> {
     groups
 }
 
+/// The groups a client of any flavor reads (`client`, then every flavor's
+/// own in the table's order), then `extra`: for a connection made before
+/// the server's flavor is known.
+pub fn any_client_groups(extra: &[&str]) -> Vec<String> {
+    let mut groups = vec!["client".to_string()];
+    for g in crate::target::TRAITS.iter().flat_map(|t| t.client_groups) {
+        if !groups.iter().any(|have| have == g) {
+            groups.push(g.to_string());
+        }
+    }
+    groups.extend(extra.iter().map(|g| g.to_string()));
+    groups
+}
+
 /// The option files the `mysql` client and the server read by default on
 /// Unix, in reading order (later files win): `/etc/my.cnf`,
 /// `/etc/mysql/my.cnf`, `$MYSQL_HOME/my.cnf` (when set), `~/.my.cnf`.
@@ -76,6 +90,19 @@ pub fn default_files() -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Before the flavor is known, a connection reads every client group
+    /// any flavor's clients read, each once, and only those.
+    #[test]
+    fn any_client_groups_are_every_flavors_groups_once() {
+        let any = any_client_groups(&["mytune"]);
+        for t in crate::target::TRAITS {
+            for g in client_groups(t.flavor, &["mytune"]) {
+                assert_eq!(any.iter().filter(|a| **a == g).count(), 1, "{g}: {any:?}");
+            }
+        }
+        assert_eq!(any, ["client", "client-server", "client-mariadb", "mytune"]);
+    }
 
     #[test]
     fn trims_only_trailing_whitespace() {

@@ -48,7 +48,7 @@ use crate::facts::SourceLocation;
 
 pub use document::{Document, EditError, Line, LineEnding, LineKind};
 pub use error::{CnfError, CnfErrorKind, Issue};
-pub use groups::{client_groups, default_files, group_as_read, server_groups};
+pub use groups::{any_client_groups, client_groups, default_files, group_as_read, server_groups};
 pub use loader::{
     MAX_FILE_SIZE, MAX_INCLUDE_DEPTH, MAX_INCLUDED_BYTES, MAX_INCLUDED_FILES, load, load_str,
 };

@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use crate::cnf;
 use crate::collect::host::is_loopback_host;
-use crate::target::Flavor;
 
 /// A password. Never printed: `Debug` shows `***` and there is no `Display`.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -313,11 +312,11 @@ fn default_files() -> Vec<PathBuf> {
 }
 
 /// The groups read for connection settings. The flavor is not known before
-/// connecting, so MariaDB's list is used: it is MySQL's (`[client]`) plus
-/// `[client-server]` and `[client-mariadb]`; then `[mytune]`. With a
+/// connecting, so every flavor's client groups are read (`[client]`,
+/// MariaDB's `[client-server]` and `[client-mariadb]`); then `[mytune]`. With a
 /// `--defaults-group-suffix`, each of them with the suffix too.
 pub fn client_groups(suffix: Option<&str>) -> Vec<String> {
-    let groups = cnf::client_groups(Flavor::Mariadb, &["mytune"]);
+    let groups = cnf::any_client_groups(&["mytune"]);
     match suffix.filter(|s| !s.is_empty()) {
         Some(sfx) => {
             let suffixed: Vec<String> = groups.iter().map(|g| format!("{g}{sfx}")).collect();

@@ -24,7 +24,7 @@ use crate::facts::Skipped;
 use crate::facts::server::{
     AccountAudit, DataSize, DbGrant, EngineSize, HostCache, ServerFacts, StatusSample,
 };
-use crate::target::{Flavor, Version};
+use crate::target::{Flavor, TimeBox, Version};
 
 /// Server error codes that mean "this account may not do that".
 const PRIVILEGE_ERRORS: [u16; 5] = [1044, 1142, 1143, 1227, 1370];
@@ -412,10 +412,11 @@ pub const HOST_CACHE_SQL: &str = "SELECT COUNT(*), COALESCE(SUM(SUM_CONNECT_ERRO
 /// is_role): `auth_empty` is `1` when the account has no authentication
 /// string, so the hash itself is never sent.
 pub fn user_table_sql(flavor: Flavor, version: Version) -> &'static str {
-    if flavor != Flavor::Mariadb && version >= Version::new(5, 7, 0) {
+    let traits = flavor.traits();
+    if traits.account_locked_since.is_some_and(|v| version >= v) {
         "SELECT User, Host, plugin, authentication_string = '' AS auth_empty, \
          account_locked, 'N' AS is_role FROM mysql.user"
-    } else if flavor == Flavor::Mariadb {
+    } else if traits.roles_in_user_table {
         // MariaDB before 10.4: the old Password column too, and roles.
         "SELECT User, Host, plugin, (authentication_string = '' AND Password = '') AS auth_empty, \
          'N' AS account_locked, is_role FROM mysql.user"
@@ -426,7 +427,10 @@ pub fn user_table_sql(flavor: Flavor, version: Version) -> &'static str {
 }
 
 fn uses_global_priv(flavor: Flavor, version: Version) -> bool {
-    flavor == Flavor::Mariadb && version >= Version::new(10, 4, 0)
+    flavor
+        .traits()
+        .global_priv_since
+        .is_some_and(|v| version >= v)
 }
 
 /// The rows [`accounts_sql`] adds after the accounts, each tagged in a last
@@ -574,17 +578,15 @@ pub fn data_size_sql(
             ""
         }
     );
-    match flavor {
-        Flavor::Mariadb if version >= Version::new(10, 1, 1) => format!(
+    match flavor.traits().time_box {
+        (TimeBox::StatementTime, since) if version >= since => format!(
             "SET STATEMENT max_statement_time = {:.3} FOR SELECT {body}",
             timeout.as_secs_f64()
         ),
-        Flavor::Mysql | Flavor::Percona | Flavor::Pxc if version >= Version::new(5, 7, 8) => {
-            format!(
-                "SELECT /*+ MAX_EXECUTION_TIME({}) */ {body}",
-                timeout.as_millis()
-            )
-        }
+        (TimeBox::ExecutionTimeHint, since) if version >= since => format!(
+            "SELECT /*+ MAX_EXECUTION_TIME({}) */ {body}",
+            timeout.as_millis()
+        ),
         // Older servers have no time box; the driver's read timeout applies.
         _ => format!("SELECT {body}"),
     }
@@ -838,6 +840,25 @@ mod tests {
             data_size_sql(Flavor::Mysql, Version::new(5, 6, 51), t, false)
                 .starts_with("SELECT ENGINE")
         );
+        // The first releases with the syntax, from their manuals: MariaDB's
+        // SET STATEMENT came in 10.1.2 (max_statement_time one release
+        // before), MySQL's hint in 5.7.8.
+        let sql = |f, v: &str| data_size_sql(f, v.parse().unwrap(), t, false);
+        assert!(sql(Flavor::Mariadb, "10.1.1").starts_with("SELECT ENGINE"));
+        assert!(sql(Flavor::Mariadb, "10.1.2").starts_with("SET STATEMENT"));
+        assert!(sql(Flavor::Mysql, "5.7.7").starts_with("SELECT ENGINE"));
+        assert!(sql(Flavor::Mysql, "5.7.8").starts_with("SELECT /*+ MAX_EXECUTION_TIME"));
+    }
+
+    /// MySQL 5.7.6 added `account_locked` and dropped `Password`: the
+    /// account audit asks a 5.7.5 server for the old columns.
+    #[test]
+    fn the_user_table_columns_follow_the_release_that_changed_them() {
+        let at = |f, v: &str| user_table_sql(f, v.parse().unwrap());
+        assert!(at(Flavor::Mysql, "5.7.5").contains("Password = ''"));
+        assert!(at(Flavor::Mysql, "5.7.6").contains("account_locked"));
+        assert!(!at(Flavor::Mysql, "5.7.6").contains("Password"));
+        assert!(at(Flavor::Mariadb, "10.3.39").contains("is_role"));
     }
 
     #[test]

@@ -523,3 +523,34 @@ fn regression_51_only_server_lines_are_events() {
     let crash = parse(&fixture("mariadb-10.11-crash-restart.log"));
     assert_eq!(crash.events.earlier_crashes.len(), 1);
 }
+
+/// Whether failed logins reach the log is the flavor table's question:
+/// `log_error_verbosity` 3 from MySQL 5.7.2, `log_warnings` 2 before it
+/// and on MariaDB; the note names the variable the server goes by.
+#[test]
+fn the_note_names_the_variable_that_logs_failed_logins() {
+    let mut facts = Facts::from_json(&fixture_snapshot()).unwrap();
+    let server = facts.server.as_mut().unwrap();
+    server.error_log = Some(ErrorLogFacts {
+        status: ErrorLogStatus::Read,
+        path: Some("/var/log/mysql/error.log".into()),
+        ..ErrorLogFacts::default()
+    });
+    server.variables.insert("log_warnings".into(), "1".into());
+    server
+        .variables
+        .insert("log_error_verbosity".into(), "2".into());
+    for (flavor, version, says) in [
+        ("mysql", "8.0.36", "(log_error_verbosity below 3)"),
+        ("mysql", "5.6.51", "(log_warnings below 2)"),
+        ("mariadb", "10.11.19", "(log_warnings below 2)"),
+    ] {
+        server.flavor = flavor.parse().unwrap();
+        server.version = version.parse().unwrap();
+        let note = errorlog::note(server);
+        assert!(
+            note.contains(&format!("failed logins are not logged {says}")),
+            "{flavor} {version}: {note}"
+        );
+    }
+}
