@@ -23,12 +23,11 @@ use mytune::facts::Facts;
 use mytune::fleet::inventory::{self, Endpoint, ProfileOverrides};
 use mytune::fleet::outcome::{self, ServerOutcome};
 use mytune::fleet::pool;
-use mytune::report::{check_text, fleet_jsonl, fleet_openmetrics, fleet_text};
 use mytune::rules::RuleSet;
 
 use super::check::{Judge, Judged, profile_for, project_profile};
 use crate::cli::check::CheckArgs;
-use mytune::report::check_formats::{self, Fleet};
+use mytune::report::check_formats::{self, FleetFormat, FleetStyle};
 
 /// One server to check: where, as whom, and what is known of its host.
 pub(super) struct Target {
@@ -41,7 +40,7 @@ pub(super) struct Target {
 }
 
 pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::Result<ExitCode> {
-    let fleet = check_formats::by_name(&args.format).and_then(|f| f.fleet);
+    let fleet = check_formats::by_name(&args.format).and_then(|f| f.fleet.as_ref());
     let Some(fleet) = fleet else {
         bail!(
             "--format {} report{} one server; with --inventory use {}",
@@ -84,18 +83,26 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
             let base = collect::connect::resolve_from_env(&args.flags.connect.args())?;
             let (targets, skipped) =
                 targets(&args.flags, &args.inventory, &args.fleet.group, &base)?;
-            // JSON Lines go out as each server is judged (no report is kept
-            // for the end); an -o file that cannot be written fails now.
-            if fleet == Fleet::Jsonl {
-                let lines = Mutex::new(LineOut::open(args.output.as_deref())?);
-                let outcomes = check_all(
-                    args,
-                    &judge,
-                    &base_profile,
-                    targets,
-                    &mut notes,
-                    Some(&lines),
-                );
+            // A streamed format goes out as each server is judged (no report
+            // is kept for the end); an -o file that cannot be written fails now.
+            let lines = match fleet.stream {
+                Some(_) => Some(Mutex::new(LineOut::open(args.output.as_deref())?)),
+                None => None,
+            };
+            let stream = fleet
+                .stream
+                .zip(lines.as_ref())
+                .map(|(line, to)| Stream { line, to });
+            let outcomes = check_all(
+                args,
+                &judge,
+                &base_profile,
+                targets,
+                &mut notes,
+                fleet,
+                stream,
+            );
+            if let Some(lines) = lines {
                 for n in notes {
                     mytune::stderr_line!("note: {n}");
                 }
@@ -110,7 +117,6 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
                     args.fail_on,
                 )));
             }
-            let outcomes = check_all(args, &judge, &base_profile, targets, &mut notes, None);
             (outcomes, skipped)
         }
     };
@@ -118,32 +124,11 @@ pub fn run(args: &CheckArgs, rules: &RuleSet, selection: &Selection) -> anyhow::
         mytune::stderr_line!("note: {n}");
     }
 
-    let (text, perms) = match fleet {
-        Fleet::Jsonl => (fleet_jsonl::render(&outcomes, args.verbose), Perms::Private),
-        // node_exporter (its own user) reads the file: it holds names,
-        // versions and counts, no account data.
-        Fleet::Openmetrics => (fleet_openmetrics::render(&outcomes, skipped), Perms::Shared),
-        Fleet::Summary => {
-            let mut text = fleet_text::render(&outcomes, skipped, args.fail_on);
-            if args.details {
-                for o in &outcomes {
-                    if let Ok(report) = &o.status {
-                        text.push_str(&format!(
-                            "\n── {} ──\n",
-                            mytune::report::safe::escape(&o.name)
-                        ));
-                        text.push_str(&check_text::render(
-                            report,
-                            check_text::Style {
-                                color: false,
-                                width: fleet_text::WIDTH as u16,
-                            },
-                        ));
-                    }
-                }
-            }
-            (text, Perms::Private)
-        }
+    let text = (fleet.render)(&outcomes, &fleet_style(args, skipped));
+    let perms = if fleet.shared_file {
+        Perms::Shared
+    } else {
+        Perms::Private
     };
     match &args.output {
         Some(path) => super::write_file(path, &text, perms)?,
@@ -265,13 +250,31 @@ pub(super) fn targets(
 /// With `lines`, each server's JSON line is written there as soon as it is
 /// judged, in the order servers finish, and only what the exit status needs
 /// is kept.
+/// How the fleet report is drawn, from the flags.
+fn fleet_style(args: &CheckArgs, inventory_problems: usize) -> FleetStyle {
+    FleetStyle {
+        verbose: args.verbose,
+        details: args.details,
+        fail_on: args.fail_on,
+        inventory_problems,
+    }
+}
+
+/// Where a streamed format writes each server's line, as it is judged.
+#[derive(Clone, Copy)]
+struct Stream<'a> {
+    line: fn(&ServerOutcome, &FleetStyle) -> String,
+    to: &'a Mutex<LineOut>,
+}
+
 fn check_all(
     args: &CheckArgs,
     judge: &Judge,
     base_profile: &(mytune::rules::Profile, Option<String>),
     targets: Vec<Target>,
     notes: &mut BTreeSet<String>,
-    lines: Option<&Mutex<LineOut>>,
+    fleet: &FleetFormat,
+    stream: Option<Stream>,
 ) -> Vec<ServerOutcome> {
     let jobs = if args.inventory.is_empty() {
         1
@@ -285,14 +288,10 @@ fn check_all(
     // A count on standard error while servers are being checked, when it is
     // a terminal (never in a log or a pipe).
     let progress = Progress::new(targets.len());
-    // The summary and the metrics need counts and names, not whole reports;
-    // streamed lines need nothing more once written.
-    let slim = match check_formats::by_name(&args.format).and_then(|f| f.fleet) {
-        Some(Fleet::Openmetrics) => true,
-        Some(Fleet::Summary) => !args.details,
-        Some(Fleet::Jsonl) => lines.is_some(),
-        None => false,
-    };
+    // Streamed lines need nothing more once written; a report that does
+    // not read whole reports at the end keeps counts and names only.
+    let style = fleet_style(args, 0);
+    let slim = stream.is_some() || !(fleet.keeps_reports)(&style);
     let judges = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, targets.len().max(1));
@@ -318,9 +317,9 @@ fn check_all(
                         duration: done.elapsed + began.elapsed(),
                         finished_at: SystemTime::now(),
                     };
-                    if let Some(out) = lines {
-                        let line = fleet_jsonl::line(&outcome, args.verbose);
-                        if let Ok(mut out) = out.lock() {
+                    if let Some(stream) = stream {
+                        let line = (stream.line)(&outcome, &style);
+                        if let Ok(mut out) = stream.to.lock() {
                             out.write(&line);
                         }
                     }

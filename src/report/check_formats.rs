@@ -1,9 +1,11 @@
 //! `check --format`: one row per format, with its name, its help, how it
 //! renders one server and how a fleet (`--inventory`). The command line
 //! lists the formats from this table and the command renders through it, so
-//! a new one-server format is its renderer and its row.
+//! a new format, for one server or a fleet, is its renderer and its row.
 
 use crate::check::CheckReport;
+use crate::fleet::outcome::ServerOutcome;
+use crate::rules::Severity;
 
 /// How a one-server report is drawn.
 #[derive(Debug, Clone, Copy)]
@@ -14,16 +16,32 @@ pub struct OneStyle {
     pub verbose: bool,
 }
 
-/// How a fleet is reported in a format (the fleet's renderers differ in
-/// what they keep while servers are checked, so the fleet path knows each).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fleet {
-    /// A summary line per server (and `--details`: each report after it).
-    Summary,
-    /// One JSON object per server, written as each is done.
-    Jsonl,
-    /// Metrics for node_exporter's textfile collector.
-    Openmetrics,
+/// What a fleet report is drawn with.
+#[derive(Debug, Clone, Copy)]
+pub struct FleetStyle {
+    /// `-v`: also the rules that did not apply.
+    pub verbose: bool,
+    /// `--details`: each server's report after the summary.
+    pub details: bool,
+    pub fail_on: Severity,
+    /// Inventory entries that were skipped (not servers checked).
+    pub inventory_problems: usize,
+}
+
+/// How a format reports a fleet: what it needs while servers are checked,
+/// and how it is written.
+pub struct FleetFormat {
+    /// A line per server, written as each is judged: no report is kept for
+    /// the end. (A snapshot, a fleet of one, is rendered whole.)
+    pub stream: Option<fn(&ServerOutcome, &FleetStyle) -> String>,
+    /// The whole report once every server is done.
+    pub render: fn(&[ServerOutcome], &FleetStyle) -> String,
+    /// Whether the report reads whole reports at the end; else each
+    /// server's outcome keeps only its counts and names once judged.
+    pub keeps_reports: fn(&FleetStyle) -> bool,
+    /// Written for another program's user to read (node_exporter's):
+    /// readable by all, so it holds names, versions and counts only.
+    pub shared_file: bool,
 }
 
 /// One output format of `check`.
@@ -35,7 +53,7 @@ pub struct CheckFormat {
     /// server (a snapshot) as a fleet of one.
     pub one: Option<fn(&CheckReport, &OneStyle) -> String>,
     /// With `--inventory`; `None`: the format reports one server only.
-    pub fleet: Option<Fleet>,
+    pub fleet: Option<FleetFormat>,
     /// `check --host` with no server: the host's findings as the JSON
     /// report (else as text).
     pub host_only_json: bool,
@@ -54,7 +72,12 @@ pub const CHECK_FORMATS: &[CheckFormat] = &[
                 },
             )
         }),
-        fleet: Some(Fleet::Summary),
+        fleet: Some(FleetFormat {
+            stream: None,
+            render: summary,
+            keeps_reports: |s| s.details,
+            shared_file: false,
+        }),
         host_only_json: false,
     },
     CheckFormat {
@@ -76,17 +99,48 @@ pub const CHECK_FORMATS: &[CheckFormat] = &[
         help: "One JSON object per line and server: the json report plus name, endpoint and status \
                (ok, or error with the reason), each written as its server is done",
         one: None,
-        fleet: Some(Fleet::Jsonl),
+        fleet: Some(FleetFormat {
+            stream: Some(|o, s| super::fleet_jsonl::line(o, s.verbose)),
+            render: |all, s| super::fleet_jsonl::render(all, s.verbose),
+            keeps_reports: |_| true,
+            shared_file: false,
+        }),
         host_only_json: false,
     },
     CheckFormat {
         name: "openmetrics",
         help: "Metrics for node_exporter's textfile collector (and Prometheus)",
         one: None,
-        fleet: Some(Fleet::Openmetrics),
+        fleet: Some(FleetFormat {
+            stream: None,
+            render: |all, s| super::fleet_openmetrics::render(all, s.inventory_problems),
+            keeps_reports: |_| false,
+            shared_file: true,
+        }),
         host_only_json: false,
     },
 ];
+
+/// The fleet summary: a line per server, and with `--details` each
+/// server's report after it.
+fn summary(outcomes: &[ServerOutcome], style: &FleetStyle) -> String {
+    let mut text = super::fleet_text::render(outcomes, style.inventory_problems, style.fail_on);
+    if style.details {
+        for o in outcomes {
+            if let Ok(report) = &o.status {
+                text.push_str(&format!("\n── {} ──\n", super::safe::escape(&o.name)));
+                text.push_str(&super::check_text::render(
+                    report,
+                    super::check_text::Style {
+                        color: false,
+                        width: super::fleet_text::WIDTH as u16,
+                    },
+                ));
+            }
+        }
+    }
+    text
+}
 
 /// The format called `name` (one of [`CHECK_FORMATS`]).
 pub fn by_name(name: &str) -> Option<&'static CheckFormat> {
