@@ -11,12 +11,12 @@
 use std::collections::BTreeMap;
 
 use super::expr::{self, EngineFigure, EvalError, FactRef, Namespace, Scope, Value};
+use super::fact_table::FactSource;
 use super::finding::{Evaluation, Finding, NotApplicable, Recommendation, Withheld};
 use super::loader::RuleSet;
 use super::profile::Profile;
 use super::schema::{Recommend, Rule, Setting, ValueFormat};
-use crate::facts::host::{DiskKind, Limit};
-use crate::facts::server::{Account, DataSize};
+use crate::facts::host::Limit;
 use crate::facts::{Facts, SourceLocation};
 use crate::target::Target;
 use crate::units;
@@ -499,16 +499,6 @@ pub fn kept_for_others(h: &crate::facts::HostFacts) -> Option<u64> {
     Some(o.resident_bytes.div_ceil(step) * step)
 }
 
-/// Data + index bytes of the InnoDB engine (0 when it holds no table). A
-/// time-boxed collection (`complete == false`) gives a lower bound.
-fn innodb_data_bytes(d: &DataSize) -> u64 {
-    d.engines
-        .iter()
-        .filter(|(engine, _)| engine.eq_ignore_ascii_case("innodb"))
-        .map(|(_, e)| e.data_bytes.saturating_add(e.index_bytes))
-        .sum()
-}
-
 impl FactScope<'_> {
     /// The current value of what a finding is about, and where it was set.
     /// A server variable is read as `var.NAME`; when the server does not
@@ -570,56 +560,6 @@ fn limit_text(l: Limit) -> String {
     }
 }
 
-/// A limit as a number; unlimited is larger than any count a rule asks for.
-fn limit_num(l: Limit) -> f64 {
-    l.as_u64() as f64
-}
-
-/// `'user'@'host', …` as SHOW GRANTS writes accounts.
-fn account_list(accounts: &[Account]) -> String {
-    accounts
-        .iter()
-        .map(|a| format!("'{}'@'{}'", a.user, a.host))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Why the account facts are missing: the collector's recorded reason when
-/// there is one.
-fn accounts_missing(facts: &Facts) -> String {
-    facts
-        .skipped
-        .iter()
-        .find(|s| s.what == "accounts")
-        .map(|s| format!("the account audit was skipped: {}", s.reason))
-        .unwrap_or_else(|| "the account audit was not collected".into())
-}
-
-/// The collector's reason for a skipped part `what`, else `otherwise`.
-fn skipped_reason(facts: &Facts, what: &str, otherwise: &str) -> String {
-    facts
-        .skipped
-        .iter()
-        .find(|s| s.what == what)
-        .map(|s| format!("{what} not read: {}", s.reason))
-        .unwrap_or_else(|| otherwise.into())
-}
-
-/// Why the host cache summary is missing.
-fn host_cache_missing(facts: &Facts, server: &crate::facts::ServerFacts) -> String {
-    let off = server
-        .variables
-        .get("performance_schema")
-        .and_then(|v| expr::value::text_to_bool(v))
-        == Some(false);
-    let otherwise = if off {
-        "performance_schema is off, so the host cache was not read"
-    } else {
-        "the host cache was not collected"
-    };
-    skipped_reason(facts, "host_cache", otherwise)
-}
-
 fn same_setting(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
@@ -678,278 +618,16 @@ impl Scope for FactScope<'_> {
                 }
                 Ok(Value::Num(first / s.uptime_secs as f64))
             }
-            Namespace::Host => {
-                let Some(h) = &facts.host else {
-                    return missing("no host facts");
+            Namespace::Host | Namespace::Server | Namespace::Profile => {
+                let Some(def) = super::fact_table::get(r.ns, name) else {
+                    return missing("not a fact of that namespace");
                 };
-                match name {
-                    "memory" if h.memory.effective_bytes > 0 => {
-                        Ok(Value::Num(h.memory.effective_bytes as f64))
-                    }
-                    "memory" => missing("host memory is unknown"),
-                    "described" => Ok(Value::Bool(
-                        h.source == crate::facts::host::HostSource::Described,
-                    )),
-                    "others" => match &h.other_processes {
-                        Some(o) => Ok(Value::Num(o.resident_bytes as f64)),
-                        None => missing("the other processes' memory was not read"),
-                    },
-                    "budget" if h.memory.effective_bytes > 0 => {
-                        Ok(Value::Num(memory_budget(h, self.input.profile.share) as f64))
-                    }
-                    "budget" => missing("host memory is unknown"),
-                    "cpus" if h.cpu.effective > 0 => Ok(Value::Num(f64::from(h.cpu.effective))),
-                    "cpus" => missing("host CPU count is unknown"),
-                    "disk" => match h.datadir_disk.as_ref().map(|d| d.kind) {
-                        Some(DiskKind::Ssd) => Ok(Value::Str("ssd".into())),
-                        Some(DiskKind::Hdd) => Ok(Value::Str("hdd".into())),
-                        _ => missing("the datadir disk type is unknown"),
-                    },
-                    "swap" => match h.swap_total_bytes {
-                        Some(b) => Ok(Value::Num(b as f64)),
-                        None => missing("swap size unknown"),
-                    },
-                    "numa_nodes" => match h.numa_nodes {
-                        Some(n) => Ok(Value::Num(f64::from(n))),
-                        None => missing("NUMA layout unknown"),
-                    },
-                    "thp" => match &h.thp {
-                        Some(t) => Ok(Value::Str(t.enabled.clone())),
-                        None => missing("transparent huge pages setting unknown"),
-                    },
-                    "kernel" => match &h.kernel {
-                        Some(k) => Ok(Value::Str(k.clone())),
-                        None => missing("kernel version unknown"),
-                    },
-                    "io_scheduler" => {
-                        match h.datadir_disk.as_ref().and_then(|d| d.scheduler.as_ref()) {
-                            Some(s) => Ok(Value::Str(s.clone())),
-                            None => missing("the datadir disk's I/O scheduler is unknown"),
-                        }
-                    }
-                    "server_nofile" => match h
-                        .server_process
-                        .as_ref()
-                        .and_then(|p| p.nofile_soft)
-                        .or(h.systemd_limit_nofile)
-                    {
-                        Some(l) => Ok(Value::Num(limit_num(l))),
-                        None => missing("the server process's open-files limit is unknown"),
-                    },
-                    "server_nproc" => match h.server_process.as_ref().and_then(|p| p.nproc_soft) {
-                        Some(l) => Ok(Value::Num(limit_num(l))),
-                        None => missing("the server process's process limit is unknown"),
-                    },
-                    "server_nofile_hard" => {
-                        match h.server_process.as_ref().and_then(|p| p.nofile_hard) {
-                            Some(l) => Ok(Value::Num(limit_num(l))),
-                            None => missing("the server process limits were not read"),
-                        }
-                    }
-                    _ => missing("not a host fact"),
-                }
-            }
-            Namespace::Server => match name {
-                "flavor" => match self.target {
-                    // Rules compare product lines: a PXC node is "percona".
-                    Some(t) => Ok(Value::Str(t.flavor.base().to_string())),
-                    None => missing("no server facts and no target given"),
-                },
-                "product" => match self.target {
-                    Some(t) => Ok(Value::Str(t.flavor.product_name().to_string())),
-                    None => missing("no server facts and no target given"),
-                },
-                "version" => match self.target {
-                    Some(t) => Ok(Value::Version(t.version)),
-                    None => missing("no server facts and no target given"),
-                },
-                "interval" => match facts.server.as_ref().map(|s| &s.sample) {
-                    None => missing("no server facts"),
-                    Some(Some(sample)) if sample.interval_secs > 0.0 => {
-                        Ok(Value::Num(sample.interval_secs))
-                    }
-                    Some(_) => missing("no second status sample (--interval)"),
-                },
-                "uptime" => match &facts.server {
-                    Some(s) => Ok(Value::Num(s.uptime_secs as f64)),
-                    None => missing("no server facts"),
-                },
-                "is_local" => match &facts.server {
-                    Some(s) => Ok(Value::Bool(s.is_local)),
-                    None => missing("no server facts"),
-                },
-                "innodb_data" => match facts.server.as_ref().map(|s| &s.data_size) {
-                    None => missing("no server facts"),
-                    Some(None) => missing("the data size per engine was not collected"),
-                    // Nothing counted by an account that sees no table is
-                    // unknown, not zero; a partial count is a lower bound.
-                    Some(Some(d)) if !d.complete && innodb_data_bytes(d) == 0 => missing(
-                        "the InnoDB data size is unknown: this account sees no InnoDB table",
-                    ),
-                    Some(Some(d)) => Ok(Value::Num(innodb_data_bytes(d) as f64)),
-                },
-                "grant_tables_skipped" => match &facts.server {
-                    None => missing("no server facts"),
-                    Some(s) => match (&s.accounts, s.variables.get("skip_grant_tables")) {
-                        (Some(a), _) if a.grant_tables_skipped => Ok(Value::Bool(true)),
-                        (_, Some(v)) => Value::text(v.clone(), "var.skip_grant_tables")
-                            .as_bool()
-                            .map(Value::Bool),
-                        (Some(_), None) => Ok(Value::Bool(false)),
-                        (None, None) => missing(&accounts_missing(facts)),
-                    },
-                },
-                "host_cache_connect_errors" | "host_cache_blocked" => {
-                    let Some(server) = &facts.server else {
-                        return missing("no server facts");
-                    };
-                    match &server.host_cache {
-                        Some(h) => Ok(Value::Num(if name == "host_cache_blocked" {
-                            h.blocked_errors as f64
-                        } else {
-                            h.connect_errors as f64
-                        })),
-                        None => missing(&host_cache_missing(facts, server)),
-                    }
-                }
-                "name_logins" | "name_logins_list" => {
-                    let Some(server) = &facts.server else {
-                        return missing("no server facts");
-                    };
-                    let Some(a) = &server.accounts else {
-                        return missing(&accounts_missing(facts));
-                    };
-                    let Some(logins) = &a.name_logins else {
-                        return missing("the logins that depend on host names were not collected");
-                    };
-                    Ok(if name == "name_logins" {
-                        Value::Num(logins.len() as f64)
-                    } else {
-                        Value::Str(
-                            logins
-                                .iter()
-                                .map(|l| l.to_string())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        )
-                    })
-                }
-                "name_logins_unread" => {
-                    let Some(server) = &facts.server else {
-                        return missing("no server facts");
-                    };
-                    Ok(Value::Str(match &server.accounts {
-                        Some(a) if a.name_logins.is_some() => a.name_logins_unread.join("; "),
-                        Some(_) => "the logins that depend on host names (not collected)".into(),
-                        None => format!(
-                            "the accounts ({})",
-                            facts
-                                .skipped
-                                .iter()
-                                .find(|s| s.what == "accounts")
-                                .map_or("not collected", |s| s.reason.as_str())
-                        ),
-                    }))
-                }
-                _ => {
-                    // `server.KIND_accounts` counts, `server.KIND_accounts_list`
-                    // renders them.
-                    let (kind, list) = match name.strip_suffix("_list") {
-                        Some(k) => (k, true),
-                        None => (name, false),
-                    };
-                    let Some(server) = &facts.server else {
-                        return missing("no server facts");
-                    };
-                    let Some(a) = &server.accounts else {
-                        return missing(&accounts_missing(facts));
-                    };
-                    if kind == "public_db_grants" {
-                        let Some(g) = &a.public_db_grants else {
-                            return missing(&skipped_reason(
-                                facts,
-                                "database grants",
-                                "mysql.db was not read",
-                            ));
-                        };
-                        return Ok(if list {
-                            Value::Str(
-                                g.iter()
-                                    .map(|g| format!("'{}' from '{}'", g.db, g.host))
-                                    .collect::<Vec<_>>()
-                                    .join(", "),
-                            )
-                        } else {
-                            Value::Num(g.len() as f64)
-                        });
-                    }
-                    let passwordless = |x: &Account| a.without_password.contains(x);
-                    let accounts: Vec<Account> = match kind {
-                        "anonymous_accounts" => a.anonymous.clone(),
-                        "passworded_anonymous_accounts" => a
-                            .anonymous
-                            .iter()
-                            .filter(|x| !passwordless(x))
-                            .cloned()
-                            .collect(),
-                        "passwordless_anonymous_accounts" => a
-                            .anonymous
-                            .iter()
-                            .filter(|x| passwordless(x))
-                            .cloned()
-                            .collect(),
-                        "passwordless_accounts" => a.without_password.clone(),
-                        "any_host_accounts" => a.any_host.clone(),
-                        "remote_root_accounts" => {
-                            // The host's own names are local, and host-name
-                            // accounts match nothing under skip_name_resolve.
-                            let hostname = server.variables.get("hostname").map(String::as_str);
-                            // The host's own addresses, when the server is
-                            // on the host whose facts these are.
-                            let addresses: &[String] = match &self.input.facts.host {
-                                Some(h) if server.is_local => &h.addresses,
-                                _ => &[],
-                            };
-                            let skip_name_resolve = server
-                                .variables
-                                .get("skip_name_resolve")
-                                .and_then(|v| expr::value::text_to_bool(v))
-                                .unwrap_or(false);
-                            a.remote_root
-                                .iter()
-                                .filter(|x| {
-                                    crate::facts::server::reachable_remotely(
-                                        &x.host,
-                                        hostname,
-                                        addresses,
-                                        skip_name_resolve,
-                                    )
-                                })
-                                .cloned()
-                                .collect()
-                        }
-                        _ => return missing("not a server fact"),
-                    };
-                    Ok(if list {
-                        Value::Str(account_list(&accounts))
-                    } else {
-                        Value::Num(accounts.len() as f64)
-                    })
-                }
-            },
-            Namespace::Profile => {
-                let p = self.input.profile;
-                match name {
-                    "durability" => Ok(Value::Str(p.durability.as_str().into())),
-                    "workload" => Ok(Value::Str(p.workload.as_str().into())),
-                    "observability" => Ok(Value::Str(p.observability.as_str().into())),
-                    "connections" => match p.connections {
-                        Some(c) => Ok(Value::Num(c as f64)),
-                        None => missing("not set in the profile"),
-                    },
-                    "share" => Ok(Value::Num(p.share)),
-                    _ => missing("not a profile setting"),
-                }
+                (def.get)(&FactSource {
+                    facts,
+                    profile: self.input.profile,
+                    target: self.target,
+                    fact: r,
+                })
             }
             Namespace::Let => {
                 if let Some(v) = self.lets.get(name) {
@@ -1053,23 +731,6 @@ impl Scope for FactScope<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::server::EngineSize;
-
-    #[test]
-    fn innodb_data_sums_data_and_indexes_of_innodb_only() {
-        let mut d = DataSize::default();
-        let size = |data_bytes, index_bytes| EngineSize {
-            tables: 1,
-            data_bytes,
-            index_bytes,
-        };
-        d.engines.insert("InnoDB".into(), size(3 << 30, 1 << 30));
-        d.engines.insert("MyISAM".into(), size(5 << 30, 0));
-        assert_eq!(innodb_data_bytes(&d), 4 << 30);
-        d.engines.remove("InnoDB");
-        assert_eq!(innodb_data_bytes(&d), 0);
-    }
-
     use crate::facts::host::{HostFacts, Limit, ProcessLimits};
     use crate::rules::RuleSet;
 
@@ -1086,40 +747,46 @@ mod tests {
         set.evaluate(&EvalInput::new(&facts, &Profile::default()))
     }
 
-    /// Every fact of the fact table has a value here: evaluated on a real
-    /// snapshot (a server with its account audit), none falls through to
-    /// "not a … fact", which would mean the table names a fact the evaluator
-    /// does not know.
+    /// Every fact of the fact table reads a value of the type its row
+    /// declares, or says why it is missing: on a real snapshot (a server
+    /// with its account audit) and on no facts at all.
     #[test]
-    fn every_fact_of_the_table_has_a_value_in_the_evaluator() {
+    fn every_fact_reads_a_value_of_its_declared_type_or_says_why_not() {
         use crate::rules::expr::ast::Namespace;
-        let facts = Facts::from_json(include_str!(
+        use crate::rules::expr::value::Type;
+        let snapshot = Facts::from_json(include_str!(
             "../../tests/fixtures/snapshots/secos-mariadb-fresh-install-2g.json"
         ))
         .expect("the snapshot reads");
-        assert!(facts.server.as_ref().is_some_and(|s| s.accounts.is_some()));
+        assert!(
+            snapshot
+                .server
+                .as_ref()
+                .is_some_and(|s| s.accounts.is_some())
+        );
         let profile = Profile::default();
-        let input = EvalInput::new(&facts, &profile);
-        let mut scope = FactScope::new(&input, None, None);
-        for ns in [Namespace::Host, Namespace::Server, Namespace::Profile] {
-            for f in crate::rules::fact_table::table(ns).unwrap() {
-                let r = FactRef {
-                    ns,
-                    name: f.name.to_string(),
-                };
-                if let Err(e) = scope.fact(&r) {
-                    let text = e.to_string();
-                    assert!(
-                        !text.contains("not a host fact")
-                            && !text.contains("not a server fact")
-                            && !text.contains("not a profile setting"),
-                        "{}.{}: {text}",
-                        ns.as_str(),
-                        f.name
-                    );
+        let mut read = 0;
+        for facts in [snapshot, Facts::default()] {
+            let input = EvalInput::new(&facts, &profile);
+            let mut scope = FactScope::new(&input, input.effective_target(), None);
+            for ns in [Namespace::Host, Namespace::Server, Namespace::Profile] {
+                for f in crate::rules::fact_table::table(ns).unwrap() {
+                    let r = FactRef {
+                        ns,
+                        name: f.name.to_string(),
+                    };
+                    match (scope.fact(&r), f.ty) {
+                        (Ok(Value::Num(_)), Type::Num)
+                        | (Ok(Value::Str(_)), Type::Str)
+                        | (Ok(Value::Bool(_)), Type::Bool)
+                        | (Ok(Value::Version(_)), Type::Version) => read += 1,
+                        (Err(EvalError::Missing { why, .. }), _) if !why.is_empty() => {}
+                        (other, ty) => panic!("{r}: {other:?} for a fact of type {ty:?}"),
+                    }
                 }
             }
         }
+        assert!(read > 30, "{read} facts read");
     }
 
     /// Other processes holding 262M or 300M (as they move between two runs
