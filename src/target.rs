@@ -34,6 +34,15 @@ pub struct FlavorTraits {
     pub name: &'static str,
     /// The product's name in every message and report.
     pub product: &'static str,
+    /// The product line whose rules and version numbers it follows (PXC is
+    /// Percona Server with Galera, so rules written for `percona` apply to
+    /// it); a product line is its own base.
+    pub base: Flavor,
+    /// Words of `SELECT VERSION()` or `@@version_comment` (lowercase) that
+    /// name it. Rows are tried from the last to the first, so a fork, after
+    /// the product it is built on, is found before it; a row with none is
+    /// what remains.
+    pub detected_by: &'static [&'static str],
     /// Other names a target may use for it (`ps-8.0`).
     pub aliases: &'static [&'static str],
     /// The option group a generated file or a paste block uses: `[mariadb]`
@@ -129,6 +138,8 @@ const MYSQL: FlavorTraits = FlavorTraits {
     flavor: Flavor::Mysql,
     name: "mysql",
     product: "MySQL",
+    base: Flavor::Mysql,
+    detected_by: &[],
     aliases: &[],
     own_group: "mysqld",
     server_groups: MYSQL_SERVER_GROUPS,
@@ -153,6 +164,8 @@ pub const TRAITS: [FlavorTraits; 4] = [
         flavor: Flavor::Mariadb,
         name: "mariadb",
         product: "MariaDB",
+        base: Flavor::Mariadb,
+        detected_by: &["mariadb"],
         aliases: &[],
         own_group: "mariadb",
         server_groups: MARIADB_SERVER_GROUPS,
@@ -175,6 +188,8 @@ pub const TRAITS: [FlavorTraits; 4] = [
         flavor: Flavor::Percona,
         name: "percona",
         product: "Percona Server",
+        base: Flavor::Percona,
+        detected_by: &["percona"],
         aliases: &["percona-server", "ps"],
         ..MYSQL
     },
@@ -182,6 +197,8 @@ pub const TRAITS: [FlavorTraits; 4] = [
         flavor: Flavor::Pxc,
         name: "pxc",
         product: "Percona XtraDB Cluster",
+        base: Flavor::Percona,
+        detected_by: &["xtradb cluster"],
         aliases: &["percona-xtradb-cluster"],
         oldest_stand_in: (5, 5),
         ..MYSQL
@@ -214,10 +231,7 @@ impl Flavor {
     /// PXC is Percona Server with Galera, so rules written for `percona`
     /// apply to it. Every other flavor is its own base.
     pub fn base(self) -> Flavor {
-        match self {
-            Flavor::Pxc => Flavor::Percona,
-            other => other,
-        }
+        self.traits().base
     }
 
     /// The product lines rules name in `applies` (each flavor's [`base`]),
@@ -228,24 +242,17 @@ impl Flavor {
         TRAITS.iter().map(|t| t.flavor).filter(|f| f.base() == *f)
     }
 
-    /// Percona Server or Percona XtraDB Cluster.
-    pub fn is_percona_family(self) -> bool {
-        self.base() == Flavor::Percona
-    }
-
-    /// Guess the flavor from `SELECT VERSION()` and `@@version_comment`.
+    /// Guess the flavor from `SELECT VERSION()` and `@@version_comment`:
+    /// the last row of [`TRAITS`] one of whose words either names, else
+    /// MySQL.
     pub fn detect(version: &str, version_comment: &str) -> Flavor {
         let v = version.to_ascii_lowercase();
         let c = version_comment.to_ascii_lowercase();
-        if v.contains("mariadb") || c.contains("mariadb") {
-            Flavor::Mariadb
-        } else if c.contains("xtradb cluster") || v.contains("xtradb cluster") {
-            Flavor::Pxc
-        } else if v.contains("percona") || c.contains("percona") {
-            Flavor::Percona
-        } else {
-            Flavor::Mysql
-        }
+        TRAITS
+            .iter()
+            .rev()
+            .find(|t| t.detected_by.iter().any(|w| v.contains(w) || c.contains(w)))
+            .map_or(Flavor::Mysql, |t| t.flavor)
     }
 }
 
@@ -361,11 +368,6 @@ pub struct Target {
 impl Target {
     pub const fn new(flavor: Flavor, version: Version) -> Self {
         Target { flavor, version }
-    }
-
-    /// Does this target read MariaDB-only option groups such as `[mariadb]`?
-    pub fn is_mariadb(&self) -> bool {
-        self.flavor == Flavor::Mariadb
     }
 
     /// Whose option parser reads this target's option files.
@@ -495,10 +497,9 @@ mod tests {
     }
 
     #[test]
-    fn pxc_is_percona_family() {
+    fn pxc_follows_percona_and_is_detected_before_it() {
         assert_eq!(Flavor::Pxc.base(), Flavor::Percona);
-        assert!(Flavor::Pxc.is_percona_family() && Flavor::Percona.is_percona_family());
-        assert!(!Flavor::Mysql.is_percona_family());
+        assert_eq!(Flavor::Mysql.base(), Flavor::Mysql);
         assert_eq!("pxc".parse::<Flavor>().unwrap(), Flavor::Pxc);
         assert_eq!(
             Flavor::detect(
