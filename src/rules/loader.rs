@@ -171,9 +171,7 @@ impl RuleSet {
         let user = parse_files(user, &mut errors);
         let mut model = Model::default();
         for (idx, raw) in builtin.iter().chain(user.iter()) {
-            if let Err(e) = load_model(idx, raw, &mut model) {
-                errors.push(e);
-            }
+            load_model(idx, raw, &mut model, &mut errors);
         }
         let base = load_source(&builtin, true, &model, &mut errors);
         let extra = load_source(&user, false, &model, &mut errors);
@@ -184,9 +182,7 @@ impl RuleSet {
         }
         let rules: Vec<Rule> = by_code.into_values().collect();
         check_names(&rules, &mut errors);
-        if let Err(e) = check_conflicts(&rules) {
-            errors.push(e);
-        }
+        check_conflicts(&rules, &mut errors);
         if !errors.is_empty() {
             return Err(RuleErrors(errors));
         }
@@ -420,57 +416,74 @@ fn parse_files<'a>(
 /// Add a file's `[model]` entries, in the order they are written: each may
 /// use the entries before it (so there are no cycles), and a name is
 /// defined once in the whole catalog.
-fn load_model(idx: &LineIndex, raw: &RawFile, model: &mut Model) -> Result<(), RuleError> {
+fn load_model(idx: &LineIndex, raw: &RawFile, model: &mut Model, errors: &mut Vec<RuleError>) {
     let mut entries: Vec<(&String, &Spanned<String>)> = raw.model.iter().collect();
     entries.sort_by_key(|(_, text)| text.span().start);
     for (name, text) in entries {
-        let location = idx.at(text.span().start);
-        if canonical_variable(name).as_deref() != Some(name.as_str()) {
-            return Err(idx.err(
-                text.span().start,
-                format!("'{name}' is not a model name (lowercase letters, digits, '_')"),
-            ));
-        }
         if let Some(first) = model.get(name) {
-            return Err(idx.err(
+            errors.push(idx.err(
                 text.span().start,
                 format!(
                     "model.{name} is defined twice (first at {})",
                     first.location
                 ),
             ));
+            continue;
         }
-        let env = CheckEnv {
-            models: Some(&model.types),
-            ..CheckEnv::default()
-        };
-        let (c, ty) = compile(idx, text, &env)?;
-        let uses = model.used_by(std::iter::once(&c.expr));
-        let expr = model.expand(&c.expr);
-        // The evaluator recurses once per level: the expansion is bounded
-        // like any written expression.
-        if expr.depth() > expr::MAX_DEPTH {
-            return Err(idx.err(
-                text.span().start,
-                format!(
-                    "model.{name} expands to {} levels of nesting (more than {} levels): split it",
-                    expr.depth(),
-                    expr::MAX_DEPTH
-                ),
-            ));
+        match model_entry(idx, name, text, model) {
+            Ok(entry) => {
+                model.types.insert(name.clone(), entry.ty);
+                model.entries.push(entry);
+            }
+            Err(e) => {
+                errors.push(e);
+                // Uses of a broken entry are not errors of their own.
+                model.types.insert(name.clone(), Type::Dyn);
+            }
         }
-        let entry = ModelEntry {
-            name: name.clone(),
-            text: c.text,
-            expr,
-            ty,
-            uses,
-            location,
-        };
-        model.types.insert(name.clone(), ty);
-        model.entries.push(entry);
     }
-    Ok(())
+}
+
+/// One `[model]` entry, checked against the entries before it.
+fn model_entry(
+    idx: &LineIndex,
+    name: &str,
+    text: &Spanned<String>,
+    model: &Model,
+) -> Result<ModelEntry, RuleError> {
+    if canonical_variable(name).as_deref() != Some(name) {
+        return Err(idx.err(
+            text.span().start,
+            format!("'{name}' is not a model name (lowercase letters, digits, '_')"),
+        ));
+    }
+    let env = CheckEnv {
+        models: Some(&model.types),
+        ..CheckEnv::default()
+    };
+    let (c, ty) = compile(idx, text, &env)?;
+    let uses = model.used_by(std::iter::once(&c.expr));
+    let expr = model.expand(&c.expr);
+    // The evaluator recurses once per level: the expansion is bounded
+    // like any written expression.
+    if expr.depth() > expr::MAX_DEPTH {
+        return Err(idx.err(
+            text.span().start,
+            format!(
+                "model.{name} expands to {} levels of nesting (more than {} levels): split it",
+                expr.depth(),
+                expr::MAX_DEPTH
+            ),
+        ));
+    }
+    Ok(ModelEntry {
+        name: name.to_string(),
+        text: c.text,
+        expr,
+        ty,
+        uses,
+        location: idx.at(text.span().start),
+    })
 }
 
 /// Load every file of one source; codes must be unique within it.
@@ -1243,7 +1256,7 @@ fn check_names(rules: &[Rule], errors: &mut Vec<RuleError>) {
 /// No two recommendations for one variable may disagree under a profile
 /// both could match, for a target both apply to. Inside one rule a more
 /// specific profile scope may refine a broader one.
-fn check_conflicts(rules: &[Rule]) -> Result<(), RuleError> {
+fn check_conflicts(rules: &[Rule], errors: &mut Vec<RuleError>) {
     let mut by_var: BTreeMap<&str, Vec<(&Rule, &Recommend)>> = BTreeMap::new();
     for rule in rules {
         for rec in &rule.recommend {
@@ -1264,13 +1277,14 @@ fn check_conflicts(rules: &[Rule]) -> Result<(), RuleError> {
                     && a.format == b.format;
                 if same_rule {
                     if a.profile == b.profile {
-                        return Err(RuleError {
+                        errors.push(RuleError {
                             location: b.location.clone(),
                             message: format!(
                                 "rule {} recommends {var} twice for {} (first at {})",
                                 rb.code, b.profile, a.location
                             ),
                         });
+                        continue;
                     }
                     if same_value
                         || a.profile.strictly_within(&b.profile)
@@ -1281,7 +1295,7 @@ fn check_conflicts(rules: &[Rule]) -> Result<(), RuleError> {
                 } else if same_value {
                     continue;
                 }
-                return Err(RuleError {
+                errors.push(RuleError {
                     location: b.location.clone(),
                     message: format!(
                         "conflicting recommendations for {var}: {} recommends `{}` ({}) and {} recommends `{}` ({}) where both apply ({} / {})",
@@ -1298,7 +1312,6 @@ fn check_conflicts(rules: &[Rule]) -> Result<(), RuleError> {
             }
         }
     }
-    Ok(())
 }
 
 /// The canonical text of a recommended value with the rule's lets expanded,

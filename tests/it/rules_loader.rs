@@ -476,3 +476,46 @@ fn a_broken_let_is_one_error_not_one_per_use() {
         "DIR/l.toml:10:17: expected a value, found the end of the expression"
     );
 }
+
+/// Every broken `[model]` entry of a file is reported, not the first only,
+/// and a rule using a broken entry adds no error of its own.
+#[test]
+fn every_broken_model_entry_is_reported_at_once() {
+    let text = "[model]\nbad_name_X = \"1\"\nworst = \"2\"\nbroken = \"1 +\"\nfine = \"model.broken * 2\"\n";
+    let e = error(&[("m.toml", text)]);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 3, "{e}");
+    assert!(
+        lines[0].starts_with("DIR/m.toml:2:14: 'bad_name_X' is not a model name"),
+        "{e}"
+    );
+    assert!(
+        lines[1].starts_with("DIR/m.toml:3:9: model.worst is defined twice"),
+        "{e}"
+    );
+    assert!(lines[2].starts_with("DIR/m.toml:4:"), "{e}");
+}
+
+/// Every conflict is an error of its own: one rule recommending two
+/// variables the built-in rules plan (the pool by three rules, the
+/// connections by three) gets six, not the first only.
+#[test]
+fn every_conflict_between_recommendations_is_reported_at_once() {
+    let recs = "[[rule.recommend]]\nvariable = \"innodb-buffer-pool-size\"\nvalue = \"1G\"\nformat = \"size\"\n\
+                [[rule.recommend]]\nvariable = \"max_connections\"\nvalue = \"7\"";
+    let a = rule("MT199", "my-buffer-pool", "innodb", "true", recs);
+    let e = error(&[("a.toml", &a)]);
+    let conflicts: Vec<&str> = e
+        .lines()
+        .filter(|l| l.contains("conflicting recommendations for"))
+        .collect();
+    let about = |var: &str| {
+        conflicts
+            .iter()
+            .filter(|l| l.contains(&format!("for {var}:")) && l.contains("MT199 recommends"))
+            .count()
+    };
+    assert_eq!(conflicts.len(), 6, "{e}");
+    assert_eq!(about("innodb_buffer_pool_size"), 3, "{e}");
+    assert_eq!(about("max_connections"), 3, "{e}");
+}
