@@ -62,7 +62,7 @@ class Servers:
         subprocess.run(
             ["mariadb-install-db", "--no-defaults", "--auth-root-authentication-method=normal",
              f"--datadir={template}", "--innodb-log-file-size=8M",
-             "--innodb-buffer-pool-size=32M"] + user,
+             "--innodb-buffer-pool-size=32M", f"--tmpdir={self.dir}"] + user,
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i in range(count):
             d = os.path.join(self.dir, f"s{i}")
@@ -75,7 +75,7 @@ class Servers:
             p = subprocess.Popen(
                 [mariadbd(), f"--defaults-file={cnf}", f"--datadir={d}/data",
                  f"--socket={d}/sock", f"--port={port}", "--bind-address=127.0.0.1",
-                 f"--pid-file={d}/pid", f"--log-error={d}/error.log"] + user,
+                 f"--pid-file={d}/pid", f"--log-error={d}/error.log", f"--tmpdir={d}"] + user,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             self.procs.append(p)
             self.ports.append(port)

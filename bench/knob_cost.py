@@ -92,8 +92,12 @@ class Server:
         self.proc = None
         self.dumps = 0
         user = ["--user=root"] if os.getuid() == 0 else []
+        # A private tmpdir for the bootstrap and the server: a server starting removes `#sql*`
+        # files from its tmpdir, which in a shared /tmp are the temporary tables of another
+        # server bootstrapping at that moment (the self-checks run side by side).
         run([prog("mariadb-install-db", "mysql_install_db"), "--no-defaults", *user,
-             f"--datadir={self.data}", "--auth-root-authentication-method=normal"])
+             f"--datadir={self.data}", "--auth-root-authentication-method=normal",
+             f"--tmpdir={work}"])
         # valgrind cannot map the 8 TiB a default innodb_buffer_pool_size_max reserves
         # (10.11.12 and later), nor follow io_uring/libaio: both are set here, not measured.
         cnf = work / "my.cnf"
@@ -105,7 +109,7 @@ class Server:
             [self.valgrind, "--tool=callgrind", f"--callgrind-out-file={self.out}",
              "--dump-instr=no", self.mariadbd, f"--defaults-file={cnf}", f"--datadir={self.data}",
              f"--socket={self.sock}", "--skip-networking", f"--log-error={work / 'err.log'}",
-             f"--pid-file={work / 'run.pid'}", *user],
+             f"--pid-file={work / 'run.pid'}", f"--tmpdir={work}", *user],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 600
         while time.time() < deadline:

@@ -233,8 +233,11 @@ class Lab:
         net = [f"--port={port}", "--bind-address=127.0.0.1"] if port else ["--skip-networking"]
         err = self.work / "run.err"
         err.unlink(missing_ok=True)
+        # A private tmpdir, as for every server here: a server starting removes `#sql*` files from
+        # its tmpdir, which in a shared /tmp are the temporary tables of others bootstrapping.
         cmd = [self.mariadbd, f"--defaults-file={cnf}", f"--datadir={datadir}", f"--socket={self.sock}",
-               f"--pid-file={self.work / 'run.pid'}", f"--log-error={err}", *net, *self.user]
+               f"--pid-file={self.work / 'run.pid'}", f"--log-error={err}", f"--tmpdir={self.work}",
+               *net, *self.user]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
         deadline = time.time() + 300
@@ -301,7 +304,8 @@ class Lab:
         shutil.rmtree(base, ignore_errors=True)
         base.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([self.install_db, "--no-defaults", "--auth-root-authentication-method=normal",
-                        f"--datadir={base}", *self.user], capture_output=True, check=True)
+                        f"--datadir={base}", f"--tmpdir={self.work}", *self.user],
+                       capture_output=True, check=True)
         self.start(base, "[mariadbd]\ninnodb_buffer_pool_size = 4G\ninnodb_log_file_size = 1G\n"
                          "innodb_flush_log_at_trx_commit = 0\n")
         self.sql("CREATE DATABASE sbtest")
@@ -1410,7 +1414,8 @@ def selftest(args):
         base = lab.cache / "oltp_read_write-1-4000"
         base.parent.mkdir(parents=True)
         subprocess.run([lab.install_db, "--no-defaults", "--auth-root-authentication-method=normal",
-                        f"--datadir={base}", "--innodb-log-file-size=8M", *lab.user],
+                        f"--datadir={base}", "--innodb-log-file-size=8M", f"--tmpdir={lab.work}",
+                        *lab.user],
                        capture_output=True, check=True)
         small = "[mariadbd]\ninnodb_buffer_pool_size = 32M\n"
         lab.start(base, small + "innodb_log_file_size = 8M\n")
